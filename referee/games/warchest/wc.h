@@ -220,6 +220,8 @@ int  wc_action_parse(const char *text, wc_action *out);
 wc_action wc_action_public(const wc_action *a);
 int  wc_action_equal(const wc_action *a, const wc_action *b);
 
+const char *wc_decision_name(int decision);     /* "turn", "guard", ... */
+int  wc_decision_by_name(const char *name);     /* -1 if unknown */
 const char *wc_coin_name(int coin);             /* "light_cavalry", "royal" */
 int  wc_coin_by_name(const char *name);         /* -1 if unknown */
 int  wc_unit_coin_total(int unit);              /* 4 or 5 */

@@ -28,6 +28,27 @@ static const char *const verbs[WC_NACT] = {
     "recruit", "pass", "guard", "guard", "stop", "pick",
 };
 
+static const char *const decision_names[] = {
+    [WC_DECIDE_NONE] = "none", [WC_DECIDE_DRAFT] = "draft", [WC_DECIDE_TURN] = "turn",
+    [WC_DECIDE_GUARD] = "guard", [WC_DECIDE_BERSERKER] = "berserker",
+    [WC_DECIDE_SWORDSMAN] = "swordsman", [WC_DECIDE_PRIEST] = "priest",
+    [WC_DECIDE_MERCENARY] = "mercenary", [WC_DECIDE_FOOTMAN] = "footman",
+};
+#define NDECISIONS (int)(sizeof decision_names / sizeof decision_names[0])
+
+const char *wc_decision_name(int decision)
+{
+    return decision >= 0 && decision < NDECISIONS ? decision_names[decision] : "?";
+}
+
+int wc_decision_by_name(const char *name)
+{
+    for (int d = 0; d < NDECISIONS; d++)
+        if (strcmp(name, decision_names[d]) == 0)
+            return d;
+    return -1;
+}
+
 int wc_action_equal(const wc_action *a, const wc_action *b)
 {
     return a->kind == b->kind && a->coin == b->coin && a->unit == b->unit &&

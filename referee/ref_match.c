@@ -1,0 +1,671 @@
+/*
+ * ref_match.c - the match loop: start the bots, greet them, ask for each
+ * decision, tell everyone what happened, end the match, clean up.
+ *
+ * Each seat has its own ROUTER socket on its own endpoint, so a seat's
+ * traffic can only be its own, and a monitor on that socket, so a dropped
+ * connection is seen at once. One poll loop (next_message) watches every
+ * socket, monitor, process exit and bot output pipe together; everything a
+ * bot can do wrong is judged there or by its caller, and turns into a
+ * forfeit with a reason code. All waits are bounded by the time control.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "ref_match.h"
+#include "ref_msg.h"
+
+/* A dropped connection that comes back this fast, from a live bot, was
+ * dropped by ZeroMQ for an oversized message: DEALER sockets reconnect on
+ * their own. One that stays down was closed by the bot. */
+#define DROP_GRACE_US 400000
+#define END_GRACE_MS 500
+#define KILL_GRACE_MS 200
+
+typedef struct seat {
+    void    *sock, *monitor;
+    char     endpoint[300];
+    char     token[33];
+    uint8_t  identity[256], last_identity[256];
+    size_t   identity_len, last_identity_len;
+    int      greeted;
+    ref_proc proc;
+    int      spawned;
+    int64_t  bank_us;
+    int      strikes;
+    int64_t  dropped_at;        /* a disconnect seen, not yet judged */
+    int      came_back;
+    uint32_t stale_below;       /* late replies to ids below this are dropped */
+} seat;
+
+typedef struct match {
+    const ref_config *cfg;
+    const game_api *g;
+    void    *ctx;
+    seat     seats[GAME_MAX_SEATS];
+    int      n;
+    void    *state;
+    game_action *legal;
+    ref_record *rec;
+    char     dir[64];
+    int      over;              /* a forfeit ended it */
+    msgpack_sbuffer sb;
+    uint32_t next_id;
+    uint64_t substitute_rng;
+} match;
+
+static int64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+void ref_config_default(ref_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->move_ms = 1000;
+    c->bank_ms = 10000;
+    c->handshake_ms = 10000;
+    c->max_message = 1 << 20;
+    c->limits.cpu_seconds = 600;
+    c->limits.address_space_bytes = (uint64_t)4 << 30;
+    c->limits.max_processes = 256;
+    c->limits.max_open_files = 256;
+    c->limits.log_bytes = 1 << 20;
+    c->transport = "ipc";
+}
+
+static void forfeit(match *m, int culprit, const char *reason, const char *fmt, ...)
+{
+    if (m->over)
+        return;
+    m->over = 1;
+    ref_record *r = m->rec;
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+    r->culprit = culprit;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->detail, sizeof r->detail, fmt, ap);
+    va_end(ap);
+    int team = m->g->team_of(m->state, culprit);
+    for (int i = 0; i < m->n; i++)
+        r->score[i] = m->g->team_of(m->state, i) == team ? 0 : 1;
+}
+
+/* ---- sockets ------------------------------------------------------------ */
+
+static int send_msg(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    if (zmq_send(s->sock, s->identity, s->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+        zmq_send(s->sock, m->sb.data, m->sb.size, ZMQ_DONTWAIT) < 0) {
+        if (errno == EAGAIN)
+            forfeit(m, i, REF_TIMEOUT, "seat %d stopped reading its messages", i);
+        else
+            forfeit(m, i, REF_DISCONNECT, "seat %d cannot be reached: %s", i, zmq_strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int open_seat(match *m, int i, char *err, size_t size)
+{
+    seat *s = &m->seats[i];
+    int linger = 0, mandatory = 1, hwm = 100000;
+    int64_t max = m->cfg->max_message;
+    char addr[300], monitor[64];
+    s->sock = zmq_socket(m->ctx, ZMQ_ROUTER);
+    if (!s->sock)
+        goto fail;
+    zmq_setsockopt(s->sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(s->sock, ZMQ_ROUTER_MANDATORY, &mandatory, sizeof mandatory);
+    zmq_setsockopt(s->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    snprintf(monitor, sizeof monitor, "inproc://monitor-%d", i);
+    if (zmq_socket_monitor(s->sock, monitor, ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED) < 0)
+        goto fail;
+    s->monitor = zmq_socket(m->ctx, ZMQ_PAIR);
+    if (!s->monitor || zmq_connect(s->monitor, monitor) < 0)
+        goto fail;
+    if (strcmp(m->cfg->transport, "tcp") == 0)
+        snprintf(addr, sizeof addr, "tcp://127.0.0.1:*");
+    else
+        snprintf(addr, sizeof addr, "ipc://%s/seat%d", m->dir, i);
+    if (zmq_bind(s->sock, addr) < 0)
+        goto fail;
+    size_t len = sizeof s->endpoint;
+    zmq_getsockopt(s->sock, ZMQ_LAST_ENDPOINT, s->endpoint, &len);
+
+    uint8_t secret[16];
+    if (getrandom(secret, sizeof secret, 0) != (ssize_t)sizeof secret)
+        goto fail;
+    for (int k = 0; k < 16; k++)
+        snprintf(s->token + 2 * k, 3, "%02x", secret[k]);
+    s->bank_us = m->cfg->bank_ms * 1000;
+    return 0;
+fail:
+    snprintf(err, size, "seat %d: cannot set up its socket: %s", i, zmq_strerror(errno));
+    return -1;
+}
+
+static void start_bot(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    char env_endpoint[340], env_token[64], env_seat[32], log[400], err[256];
+    snprintf(env_endpoint, sizeof env_endpoint, "ARENA_ENDPOINT=%s", s->endpoint);
+    snprintf(env_token, sizeof env_token, "ARENA_TOKEN=%s", s->token);
+    snprintf(env_seat, sizeof env_seat, "ARENA_SEAT=%d", i);
+    char *env[] = { env_endpoint, env_token, env_seat, "ARENA_PROTOCOL=1", NULL };
+    snprintf(log, sizeof log, "%s/seat%d.log", m->cfg->log_dir ? m->cfg->log_dir : m->dir, i);
+    if (ref_proc_spawn(&s->proc, m->cfg->bot_cmd[i], m->cfg->bot_cwd[i], env,
+                       &m->cfg->limits, log, err, sizeof err) < 0) {
+        forfeit(m, i, REF_CRASH, "seat %d could not start: %s", i, err);
+        return;
+    }
+    s->spawned = 1;
+}
+
+/* ---- the poll loop ------------------------------------------------------ */
+
+static void judge_exit(match *m, int i)
+{
+    char text[128];
+    int st = m->seats[i].proc.status;
+    ref_proc_exit_text(st, text, sizeof text);
+    int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    forfeit(m, i, clean ? REF_EXIT : REF_CRASH, "seat %d's bot %s", i, text);
+}
+
+static void read_monitor(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    zmq_msg_t ev, addr;
+    zmq_msg_init(&ev);
+    zmq_msg_init(&addr);
+    if (zmq_msg_recv(&ev, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_more(&ev) &&
+        zmq_msg_recv(&addr, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_size(&ev) >= 2) {
+        uint16_t event;
+        memcpy(&event, zmq_msg_data(&ev), sizeof event);
+        if (event == ZMQ_EVENT_DISCONNECTED && !s->dropped_at)
+            s->dropped_at = now_us();
+        else if (event == ZMQ_EVENT_ACCEPTED && s->dropped_at)
+            s->came_back = 1;
+    }
+    zmq_msg_close(&ev);
+    zmq_msg_close(&addr);
+}
+
+/* A seat's bot exited, or its connection is judged gone. */
+static void check_seat(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    if (s->spawned && ref_proc_exited(&s->proc)) {
+        judge_exit(m, i);
+        return;
+    }
+    if (s->dropped_at && now_us() - s->dropped_at > DROP_GRACE_US) {
+        if (s->came_back)
+            forfeit(m, i, REF_OVERSIZED,
+                    "seat %d sent a message over %" PRId64 " bytes; its connection was dropped",
+                    i, m->cfg->max_message);
+        else
+            forfeit(m, i, REF_DISCONNECT, "seat %d closed its connection", i);
+    }
+}
+
+/* Receives one message on seat i's socket: identity frame, one payload
+ * frame. Returns 0 with *msg decoded, or -1 after a forfeit. */
+static int receive(match *m, int i, msgpack_unpacked *msg)
+{
+    seat *s = &m->seats[i];
+    zmq_msg_t id, body;
+    zmq_msg_init(&id);
+    zmq_msg_init(&body);
+    int frames = 0, rc = -1;
+    if (zmq_msg_recv(&id, s->sock, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&id);
+        zmq_msg_close(&body);
+        return 1;       /* nothing after all */
+    }
+    int more = zmq_msg_more(&id);
+    if (more && zmq_msg_recv(&body, s->sock, 0) >= 0) {
+        frames = 1;
+        more = zmq_msg_more(&body);
+    }
+    while (more) {      /* extra frames: read them all, then complain */
+        zmq_msg_t extra;
+        zmq_msg_init(&extra);
+        zmq_msg_recv(&extra, s->sock, 0);
+        more = zmq_msg_more(&extra);
+        zmq_msg_close(&extra);
+        frames++;
+    }
+    size_t idlen = zmq_msg_size(&id);
+    if (idlen > sizeof s->last_identity)
+        idlen = sizeof s->last_identity;
+    memcpy(s->last_identity, zmq_msg_data(&id), idlen);
+    s->last_identity_len = idlen;
+    if (s->greeted && (idlen != s->identity_len || memcmp(s->identity, s->last_identity, idlen))) {
+        if (s->dropped_at)
+            forfeit(m, i, REF_OVERSIZED,
+                    "seat %d sent a message over %" PRId64 " bytes; its connection was dropped",
+                    i, m->cfg->max_message);
+        else
+            forfeit(m, i, REF_UNKNOWN_ID, "seat %d: a message from an unknown connection", i);
+    } else if (frames != 1) {
+        forfeit(m, i, REF_MALFORMED, "seat %d sent %d frames; one is expected", i, frames);
+    } else if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), msg) < 0) {
+        forfeit(m, i, REF_MALFORMED, "seat %d sent %zu bytes that are not one msgpack value",
+                i, zmq_msg_size(&body));
+    } else if (msg->data.type != MSGPACK_OBJECT_MAP) {
+        msgpack_unpacked_destroy(msg);
+        forfeit(m, i, REF_MALFORMED, "seat %d sent a message that is not a map", i);
+    } else {
+        rc = 0;
+    }
+    zmq_msg_close(&id);
+    zmq_msg_close(&body);
+    return rc;
+}
+
+/* Waits until `until` for a well-formed message. Returns the seat it came
+ * from (with *msg decoded), -1 when time ran out, -2 after a forfeit. */
+static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
+{
+    zmq_pollitem_t items[GAME_MAX_SEATS * 4];
+    int owner[GAME_MAX_SEATS * 4], kind[GAME_MAX_SEATS * 4];
+    enum { SOCK, MONITOR, OUTPUT, EXIT };
+    for (;;) {
+        if (m->over)
+            return -2;
+        int k = 0;
+        for (int i = 0; i < m->n; i++) {
+            seat *s = &m->seats[i];
+            items[k] = (zmq_pollitem_t){ s->sock, 0, ZMQ_POLLIN, 0 };
+            owner[k] = i, kind[k++] = SOCK;
+            items[k] = (zmq_pollitem_t){ s->monitor, 0, ZMQ_POLLIN, 0 };
+            owner[k] = i, kind[k++] = MONITOR;
+            if (s->spawned && s->proc.out_fd >= 0) {
+                items[k] = (zmq_pollitem_t){ NULL, s->proc.out_fd, ZMQ_POLLIN, 0 };
+                owner[k] = i, kind[k++] = OUTPUT;
+            }
+            if (s->spawned && s->proc.pidfd >= 0 && !s->proc.exited) {
+                items[k] = (zmq_pollitem_t){ NULL, s->proc.pidfd, ZMQ_POLLIN, 0 };
+                owner[k] = i, kind[k++] = EXIT;
+            }
+        }
+        int64_t left = until - now_us();
+        if (left <= 0)
+            return -1;
+        long wait_ms = left / 1000 + 1;
+        for (int i = 0; i < m->n; i++)
+            if (m->seats[i].dropped_at || (m->seats[i].spawned && m->seats[i].proc.pidfd < 0))
+                wait_ms = wait_ms < 20 ? wait_ms : 20;    /* judge without a wakeup */
+        if (zmq_poll(items, k, wait_ms) < 0 && errno != EINTR)
+            return -1;
+        /* Output and connection events first: they explain what follows. */
+        for (int j = 0; j < k; j++) {
+            if (!(items[j].revents & (ZMQ_POLLIN | ZMQ_POLLERR)))
+                continue;
+            if (kind[j] == OUTPUT)
+                ref_proc_drain(&m->seats[owner[j]].proc);
+            else if (kind[j] == MONITOR)
+                read_monitor(m, owner[j]);
+        }
+        for (int i = 0; i < m->n; i++)
+            check_seat(m, i);
+        if (m->over)
+            return -2;
+        for (int j = 0; j < k; j++)
+            if (kind[j] == SOCK && (items[j].revents & ZMQ_POLLIN)) {
+                int rc = receive(m, owner[j], msg);
+                if (rc == 0)
+                    return owner[j];
+                if (rc < 0)
+                    return -2;
+            }
+    }
+}
+
+/* ---- handshake ---------------------------------------------------------- */
+
+/* Keeps names and versions to one printable word. */
+static void clean_word(char *w)
+{
+    for (char *p = w; *p; p++)
+        if (*p <= ' ' || *p > '~')
+            *p = '_';
+}
+
+static void greet(match *m, int i, const msgpack_object *hello)
+{
+    seat *s = &m->seats[i];
+    ref_record *r = m->rec;
+    char type[16], token[64], options[512];
+    int64_t protocol;
+    if (s->greeted || mps_get_str(hello, "type", type, sizeof type) < 0 ||
+        strcmp(type, "hello")) {
+        forfeit(m, i, s->greeted ? REF_OUT_OF_TURN : REF_MALFORMED,
+                "seat %d: expected hello, got something else", i);
+        return;
+    }
+    if (mps_get_int(hello, "protocol", &protocol) < 0 || protocol != REF_PROTOCOL_VERSION) {
+        forfeit(m, i, REF_PROTOCOL, "seat %d speaks another protocol version; this referee speaks %d",
+                i, REF_PROTOCOL_VERSION);
+        return;
+    }
+    if (mps_get_str(hello, "token", token, sizeof token) < 0 || strcmp(token, s->token)) {
+        forfeit(m, i, REF_BAD_TOKEN, "seat %d presented a wrong token", i);
+        return;
+    }
+    if (mps_get_str(hello, "name", r->name[i], sizeof r->name[i]) < 0)
+        snprintf(r->name[i], sizeof r->name[i], "seat%d", i);
+    if (mps_get_str(hello, "version", r->version[i], sizeof r->version[i]) < 0)
+        r->version[i][0] = 0;
+    clean_word(r->name[i]);
+    clean_word(r->version[i]);
+    memcpy(s->identity, s->last_identity, s->last_identity_len);
+    s->identity_len = s->last_identity_len;
+    s->greeted = 1;
+    m->g->options_format(m->cfg->options, options, sizeof options);
+    m->sb.size = 0;
+    ref_msg_welcome(&m->sb, m->g, options, i, m->n, m->g->team_of(m->state, i),
+                    (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
+    send_msg(m, i);
+}
+
+static void handshake(match *m)
+{
+    int64_t until = now_us() + m->cfg->handshake_ms * 1000;
+    for (;;) {
+        int waiting = -1;
+        for (int i = m->n - 1; i >= 0; i--)
+            if (!m->seats[i].greeted)
+                waiting = i;
+        if (waiting < 0 || m->over)
+            return;
+        msgpack_unpacked msg;
+        int from = next_message(m, until, &msg);
+        if (from == -1)
+            forfeit(m, waiting, REF_TIMEOUT, "seat %d sent no hello within %" PRId64 " ms",
+                    waiting, m->cfg->handshake_ms);
+        if (from < 0)
+            return;
+        greet(m, from, &msg.data);
+        msgpack_unpacked_destroy(&msg);
+    }
+}
+
+/* ---- decisions ---------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* An illegal action or a timeout: a strike and a random legal action, or
+ * the forfeit. Returns 0 with *chosen set, or -1. */
+static int strike(match *m, int i, int nlegal, const char *reason, const char *detail,
+                  game_action *chosen)
+{
+    seat *s = &m->seats[i];
+    if (++s->strikes >= m->cfg->strikes) {
+        if (m->cfg->strikes > 0)
+            forfeit(m, i, reason, "seat %d: %s (strike %d of %d)", i, detail, s->strikes,
+                    m->cfg->strikes);
+        else
+            forfeit(m, i, reason, "seat %d: %s", i, detail);
+        return -1;
+    }
+    *chosen = m->legal[splitmix(&m->substitute_rng) % (uint64_t)nlegal];
+    return 0;
+}
+
+/* Reads a reply's action: by "index" into the list sent, or by "text". */
+static int resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
+                   char *why, size_t size)
+{
+    int64_t index;
+    char text[128];
+    if (mps_get_int(reply, "index", &index) == 0) {
+        if (index < 0 || index >= nlegal) {
+            snprintf(why, size, "index %" PRId64 " is not one of the %d actions offered", index,
+                     nlegal);
+            return 1;
+        }
+        *out = m->legal[index];
+        return 0;
+    }
+    if (mps_get_str(reply, "text", text, sizeof text) == 0) {
+        game_action a;
+        if (m->g->parse(text, &a) == 0)
+            for (int k = 0; k < nlegal; k++)
+                if (m->legal[k] == a) {
+                    *out = a;
+                    return 0;
+                }
+        snprintf(why, size, "'%s' is not a legal action here", text);
+        return 1;
+    }
+    forfeit(m, i, REF_MALFORMED, "seat %d's action has neither an index nor a text", i);
+    return -1;
+}
+
+/* Asks the seat to move for one decision; 0 with *chosen, -1 if it ended. */
+static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen, int *substituted,
+                  uint32_t *micros)
+{
+    seat *s = &m->seats[i];
+    m->sb.size = 0;
+    ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
+                    (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
+    int64_t sent = now_us(), until = sent + m->cfg->move_ms * 1000 + s->bank_us;
+    if (send_msg(m, i) < 0)
+        return -1;
+    *substituted = 0;
+    for (;;) {
+        msgpack_unpacked msg;
+        int from = next_message(m, until, &msg);
+        int64_t used = now_us() - sent;
+        *micros = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+        if (from == -2)
+            return -1;
+        if (from == -1) {
+            s->bank_us = 0;
+            s->stale_below = id + 1;
+            *substituted = 1;
+            char detail[128];
+            snprintf(detail, sizeof detail, "no action within %" PRId64 " ms", used / 1000);
+            return strike(m, i, nlegal, REF_TIMEOUT, detail, chosen);
+        }
+        char type[16];
+        int64_t got_id = -1;
+        int typed = mps_get_str(&msg.data, "type", type, sizeof type) == 0 &&
+                    strcmp(type, "action") == 0;
+        mps_get_int(&msg.data, "id", &got_id);
+        if (typed && got_id >= 0 && got_id < m->seats[from].stale_below) {
+            msgpack_unpacked_destroy(&msg);     /* a late answer to a past timeout */
+            continue;
+        }
+        if (from != i || !typed || got_id != id) {
+            msgpack_unpacked_destroy(&msg);
+            forfeit(m, from, REF_OUT_OF_TURN, "seat %d sent %s out of turn", from,
+                    typed ? "an action" : "a message");
+            return -1;
+        }
+        char why[160];
+        int bad = resolve(m, i, &msg.data, nlegal, chosen, why, sizeof why);
+        msgpack_unpacked_destroy(&msg);
+        if (bad < 0)
+            return -1;
+        int64_t over = used - m->cfg->move_ms * 1000;
+        if (over > 0)
+            s->bank_us = s->bank_us > over ? s->bank_us - over : 0;
+        if (bad) {
+            *substituted = 1;
+            return strike(m, i, nlegal, REF_ILLEGAL, why, chosen);
+        }
+        return 0;
+    }
+}
+
+static void play(match *m)
+{
+    const game_api *g = m->g;
+    while (!m->over) {
+        int i = g->to_move(m->state);
+        if (i < 0)
+            return;
+        int nlegal = g->legal(m->state, m->legal);
+        uint32_t id = ++m->next_id, micros = 0;
+        const char *decision = g->decision_name(m->state);
+        game_action a;
+        int substituted;
+        if (decide(m, i, nlegal, id, &a, &substituted, &micros) < 0)
+            return;
+        if (ref_record_add(m->rec, i, a, micros, substituted) < 0) {
+            forfeit(m, i, REF_CRASH, "referee out of memory");
+            return;
+        }
+        g->apply(m->state, a);
+        for (int v = 0; v < m->n && !m->over; v++) {
+            m->sb.size = 0;
+            ref_msg_update(&m->sb, g, id, i, decision, a, v);
+            send_msg(m, v);
+        }
+        if (m->cfg->verbose && m->next_id % 100 == 0)
+            fprintf(stderr, "referee: %u decisions\n", m->next_id);
+    }
+}
+
+/* ---- start and finish --------------------------------------------------- */
+
+static void finish(match *m)
+{
+    ref_record *r = m->rec;
+    double score[GAME_MAX_SEATS];
+    char reason[64];
+    if (!m->over && m->g->result(m->state, score, reason, sizeof reason)) {
+        memcpy(r->score, score, sizeof score);
+        snprintf(r->reason, sizeof r->reason, "%s", reason);
+        snprintf(r->detail, sizeof r->detail, "%s",
+                 strcmp(reason, "markers") == 0 ? "all markers placed" : "round limit reached");
+        r->culprit = -1;
+    }
+    m->over = 1;
+    r->hash = m->g->hash(m->state);
+    m->sb.size = 0;
+    ref_msg_end(&m->sb, r->score, m->n, r->reason, r->culprit, r->detail);
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        if (s->greeted) {
+            zmq_send(s->sock, s->identity, s->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+            zmq_send(s->sock, m->sb.data, m->sb.size, ZMQ_DONTWAIT);
+        }
+    }
+    /* Bots may leave on their own; then whatever is left is killed. */
+    int64_t until = now_us() + END_GRACE_MS * 1000;
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        while (s->spawned && !ref_proc_exited(&s->proc) && now_us() < until) {
+            ref_proc_drain(&s->proc);
+            usleep(2000);
+        }
+        if (s->spawned)
+            ref_proc_kill(&s->proc, KILL_GRACE_MS);
+    }
+    ref_proc_reap_orphans(KILL_GRACE_MS);
+}
+
+static void release(match *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        if (s->spawned)
+            ref_proc_close(&s->proc);
+        if (s->sock)
+            zmq_close(s->sock);
+        if (s->monitor)
+            zmq_close(s->monitor);
+        if (!m->cfg->log_dir) {
+            char path[400];
+            snprintf(path, sizeof path, "%s/seat%d.log", m->dir, i);
+            unlink(path);
+        }
+        char sock_path[400];
+        snprintf(sock_path, sizeof sock_path, "%s/seat%d", m->dir, i);
+        unlink(sock_path);
+    }
+    if (m->ctx)
+        zmq_ctx_term(m->ctx);
+    if (m->dir[0])
+        rmdir(m->dir);
+    msgpack_sbuffer_destroy(&m->sb);
+    free(m->state);
+    free(m->legal);
+}
+
+int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
+{
+    match m;
+    memset(&m, 0, sizeof m);
+    m.cfg = c;
+    m.g = c->game;
+    m.n = c->nbots;
+    m.rec = rec;
+    m.substitute_rng = c->seed ^ 0x5ab571707e5ULL;
+    msgpack_sbuffer_init(&m.sb);
+    m.state = calloc(1, m.g->state_size);
+    m.legal = malloc(GAME_MAX_ACTIONS * sizeof *m.legal);
+    int rc = -1;
+    if (!m.state || !m.legal) {
+        snprintf(err, size, "out of memory");
+        goto out;
+    }
+    const char *why = m.g->init(m.state, c->options, c->seed);
+    if (why) {
+        snprintf(err, size, "%s", why);
+        goto out;
+    }
+    if (m.g->seats(m.state) != m.n) {
+        snprintf(err, size, "this game needs %d bots, %d given", m.g->seats(m.state), m.n);
+        goto out;
+    }
+    snprintf(rec->game, sizeof rec->game, "%s", m.g->name);
+    m.g->options_format(c->options, rec->options, sizeof rec->options);
+    rec->seed = c->seed;
+    rec->seats = m.n;
+    snprintf(m.dir, sizeof m.dir, "/tmp/arena-XXXXXX");
+    if (!mkdtemp(m.dir)) {
+        snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));
+        m.dir[0] = 0;
+        goto out;
+    }
+    m.ctx = zmq_ctx_new();
+    for (int i = 0; i < m.n; i++)
+        if (open_seat(&m, i, err, size) < 0)
+            goto out;
+    ref_proc_init_supervisor();
+    for (int i = 0; i < m.n; i++)
+        start_bot(&m, i);
+    handshake(&m);
+    play(&m);
+    finish(&m);
+    rc = 0;
+out:
+    release(&m);
+    return rc;
+}

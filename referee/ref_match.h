@@ -1,0 +1,55 @@
+/*
+ * ref_match.h - one match between bot processes.
+ *
+ * ref_match_play starts every bot, greets it, asks whoever is to move for
+ * a decision, tells every seat what happened as far as it may know, and
+ * ends the match: by the game's own end, or by a seat's forfeit with a
+ * reason code. It never trusts a bot and never waits longer than the time
+ * control allows; when it returns, no bot process or descendant is left.
+ */
+#ifndef REF_MATCH_H
+#define REF_MATCH_H
+
+#include "game.h"
+#include "ref_proc.h"
+#include "ref_record.h"
+
+typedef struct ref_config {
+    const game_api *game;
+    const void *options;          /* the game's, already parsed */
+    uint64_t seed;
+    int      nbots;
+    const char *bot_cmd[GAME_MAX_SEATS];
+    const char *bot_cwd[GAME_MAX_SEATS];   /* NULL: the referee's */
+    int64_t  move_ms;             /* per decision, before the bank is touched */
+    int64_t  bank_ms;             /* overruns draw from it */
+    int64_t  handshake_ms;        /* from start to hello */
+    int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
+    int64_t  max_message;         /* bytes, ZMQ_MAXMSGSIZE */
+    ref_limits limits;
+    const char *log_dir;          /* seatN.log files; NULL: a temporary dir */
+    const char *transport;        /* "ipc" (default) or "tcp" */
+    int      verbose;             /* progress lines on stderr */
+} ref_config;
+
+void ref_config_default(ref_config *c);
+
+/* Reason codes a forfeit records (sdk/PROTOCOL.md explains each). */
+#define REF_TIMEOUT        "timeout"
+#define REF_CRASH          "crash"
+#define REF_EXIT           "exit"
+#define REF_DISCONNECT     "disconnect"
+#define REF_MALFORMED      "malformed"
+#define REF_OVERSIZED      "oversized"
+#define REF_ILLEGAL        "illegal_action"
+#define REF_BAD_TOKEN      "bad_token"
+#define REF_UNKNOWN_ID     "unknown_identity"
+#define REF_OUT_OF_TURN    "out_of_turn"
+#define REF_PROTOCOL       "protocol_version"
+
+/* Plays the match into `rec` (ref_record_init'ed). Returns 0 when a
+ * result was reached, however the bots behaved; -1 with `err` when the
+ * referee itself could not run (no sockets, bad options). */
+int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size);
+
+#endif

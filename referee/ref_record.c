@@ -1,0 +1,249 @@
+/*
+ * ref_record.c - writing, reading and verifying match records.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ref_record.h"
+
+void ref_record_init(ref_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->culprit = -1;
+}
+
+void ref_record_free(ref_record *r)
+{
+    free(r->decisions);
+    r->decisions = NULL;
+    r->ndecisions = r->capacity = 0;
+}
+
+int ref_record_add(ref_record *r, int seat, game_action a, uint32_t micros, int substituted)
+{
+    if (r->ndecisions == r->capacity) {
+        size_t cap = r->capacity ? 2 * r->capacity : 256;
+        ref_decision *d = realloc(r->decisions, cap * sizeof *d);
+        if (!d)
+            return -1;
+        r->decisions = d;
+        r->capacity = cap;
+    }
+    r->decisions[r->ndecisions++] = (ref_decision){ a, micros, (uint8_t)seat,
+                                                    (uint8_t)(substituted != 0) };
+    return 0;
+}
+
+int ref_record_write(const ref_record *r, const game_api *g, FILE *f)
+{
+    char text[128];
+    fprintf(f, "arena-record 1\ngame %s\noptions %s\nseed %" PRIu64 "\n",
+            r->game, r->options, r->seed);
+    for (int i = 0; i < r->seats; i++)
+        fprintf(f, "bot %d %s %s\n", i, r->name[i][0] ? r->name[i] : "-",
+                r->version[i][0] ? r->version[i] : "-");
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        const ref_decision *d = &r->decisions[i];
+        g->format(d->action, text, sizeof text);
+        fprintf(f, "decision %d %.3f %s %s\n", d->seat, d->micros / 1000.0,
+                d->substituted ? "random" : "-", text);
+    }
+    fprintf(f, "result");
+    for (int i = 0; i < r->seats; i++)
+        fprintf(f, " %g", r->score[i]);
+    fprintf(f, "\nreason %s\n", r->reason);
+    if (r->culprit < 0)
+        fprintf(f, "culprit -\n");
+    else
+        fprintf(f, "culprit %d\n", r->culprit);
+    fprintf(f, "detail %s\nhash %016" PRIx64 "\n", r->detail, r->hash);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Names and versions are single words; anything else becomes '_'. */
+static int parse_bot(ref_record *r, char *rest)
+{
+    char *save = NULL;
+    char *idx = strtok_r(rest, " ", &save), *name = strtok_r(NULL, " ", &save), *ver = strtok_r(NULL, " ", &save);
+    if (!idx || !name || !ver)
+        return -1;
+    int i = atoi(idx);
+    if (i < 0 || i >= GAME_MAX_SEATS || i != r->seats)
+        return -1;
+    snprintf(r->name[i], sizeof r->name[i], "%s", strcmp(name, "-") ? name : "");
+    snprintf(r->version[i], sizeof r->version[i], "%s", strcmp(ver, "-") ? ver : "");
+    r->seats++;
+    return 0;
+}
+
+static int parse_decision(ref_record *r, const game_api *g, char *rest)
+{
+    char *save = NULL;
+    char *seat = strtok_r(rest, " ", &save), *ms = strtok_r(NULL, " ", &save), *how = strtok_r(NULL, " ", &save);
+    char *action = strtok_r(NULL, "", &save);
+    game_action a;
+    if (!seat || !ms || !how || !action || !g || g->parse(action, &a) < 0)
+        return -1;
+    char *end;
+    double t = strtod(ms, &end);
+    int s = atoi(seat);
+    if (*end || t < 0 || t > 4e6 || s < 0 || s >= r->seats)
+        return -1;
+    return ref_record_add(r, s, a, (uint32_t)(t * 1000.0 + 0.5), strcmp(how, "random") == 0);
+}
+
+int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
+{
+    char line[1024];
+    int lineno = 0, have_hash = 0;
+    *g = NULL;
+    ref_record_init(r);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        size_t len = strcspn(line, "\r\n");
+        if (line[len] == 0 && !feof(f)) {
+            snprintf(err, size, "line %d: too long", lineno);
+            return -1;
+        }
+        line[len] = 0;
+        char *rest = strchr(line, ' ');
+        if (rest)
+            *rest++ = 0;
+        else
+            rest = line + len;
+        int bad = 0;
+        if (lineno == 1) {
+            bad = strcmp(line, "arena-record") || strcmp(rest, "1");
+        } else if (!strcmp(line, "game")) {
+            snprintf(r->game, sizeof r->game, "%s", rest);
+            bad = !(*g = game_find(rest));
+        } else if (!strcmp(line, "options")) {
+            snprintf(r->options, sizeof r->options, "%s", rest);
+        } else if (!strcmp(line, "seed")) {
+            char *end;
+            errno = 0;
+            r->seed = strtoull(rest, &end, 10);
+            bad = errno || !*rest || *end;
+        } else if (!strcmp(line, "bot")) {
+            bad = parse_bot(r, rest);
+        } else if (!strcmp(line, "decision")) {
+            bad = parse_decision(r, *g, rest);
+        } else if (!strcmp(line, "result")) {
+            char *save = NULL, *tok = strtok_r(rest, " ", &save);
+            for (int i = 0; i < r->seats; i++, tok = strtok_r(NULL, " ", &save)) {
+                if (!tok)
+                    bad = 1;
+                else
+                    r->score[i] = atof(tok);
+            }
+        } else if (!strcmp(line, "reason")) {
+            snprintf(r->reason, sizeof r->reason, "%s", rest);
+        } else if (!strcmp(line, "culprit")) {
+            r->culprit = strcmp(rest, "-") ? atoi(rest) : -1;
+            bad = r->culprit >= r->seats;
+        } else if (!strcmp(line, "detail")) {
+            snprintf(r->detail, sizeof r->detail, "%s", rest);
+        } else if (!strcmp(line, "hash")) {
+            char *end;
+            r->hash = strtoull(rest, &end, 16);
+            bad = !*rest || *end;
+            have_hash = 1;
+        } else {
+            bad = 1;
+        }
+        if (bad) {
+            snprintf(err, size, "line %d: cannot read '%s%s%.60s'", lineno, line,
+                     *rest ? " " : "", rest);
+            ref_record_free(r);
+            return -1;
+        }
+    }
+    if (!*g || !have_hash || !r->seats) {
+        snprintf(err, size, "not a complete match record (%s missing)",
+                 !*g ? "game" : !r->seats ? "bots" : "hash");
+        ref_record_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* A forfeit ends a match the game itself has not ended. */
+static int is_game_reason(const char *reason)
+{
+    return !strcmp(reason, "markers") || !strcmp(reason, "round_limit");
+}
+
+int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t size)
+{
+    void *options = calloc(1, g->options_size), *state = calloc(1, g->state_size);
+    game_action *legal = malloc(GAME_MAX_ACTIONS * sizeof *legal);
+    int rc = -1;
+    if (!options || !state || !legal) {
+        snprintf(err, size, "out of memory");
+        goto out;
+    }
+    g->options_default(options);
+    if (game_options_parse(g, options, r->options, err, size) < 0)
+        goto out;
+    const char *why = g->init(state, options, r->seed);
+    if (why) {
+        snprintf(err, size, "options: %s", why);
+        goto out;
+    }
+    if (g->seats(state) != r->seats) {
+        snprintf(err, size, "record has %d bots, game has %d seats", r->seats, g->seats(state));
+        goto out;
+    }
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        const ref_decision *d = &r->decisions[i];
+        char text[128];
+        g->format(d->action, text, sizeof text);
+        if (g->to_move(state) != d->seat) {
+            snprintf(err, size, "decision %zu (%s): seat %d recorded, seat %d to move",
+                     i + 1, text, d->seat, g->to_move(state));
+            goto out;
+        }
+        int n = g->legal(state, legal), found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = legal[k] == d->action;
+        if (!found) {
+            snprintf(err, size, "decision %zu (%s): not legal there", i + 1, text);
+            goto out;
+        }
+        g->apply(state, d->action);
+    }
+    double score[GAME_MAX_SEATS];
+    char reason[64];
+    int over = g->result(state, score, reason, sizeof reason);
+    if (is_game_reason(r->reason)) {
+        if (!over || strcmp(reason, r->reason)) {
+            snprintf(err, size, "the game %s, the record says it ended by %s",
+                     over ? "ended otherwise" : "is not over", r->reason);
+            goto out;
+        }
+        for (int i = 0; i < r->seats; i++)
+            if (score[i] != r->score[i]) {
+                snprintf(err, size, "seat %d scored %g, the record says %g", i, score[i],
+                         r->score[i]);
+                goto out;
+            }
+    } else if (over) {
+        snprintf(err, size, "the game ended by %s before the recorded forfeit", reason);
+        goto out;
+    } else if (r->culprit < 0) {
+        snprintf(err, size, "forfeit '%s' without a culprit", r->reason);
+        goto out;
+    }
+    if (g->hash(state) != r->hash) {
+        snprintf(err, size, "final hash %016" PRIx64 ", the record says %016" PRIx64,
+                 g->hash(state), r->hash);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(options);
+    free(state);
+    free(legal);
+    return rc;
+}

@@ -1,0 +1,360 @@
+/*
+ * arena_bot.c - the C SDK: the protocol of sdk/PROTOCOL.md from the bot's
+ * side, decoding each request into engine types.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+#include "arena_bot.h"
+#include "mps.h"
+
+struct arena_bot {
+    void *ctx, *sock;
+    int seat;
+    arena_result result;
+    void (*on_update)(void *, int, const wc_action *);
+    void *user;
+    msgpack_sbuffer sb;
+};
+
+static void str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static int send_sb(arena_bot *b)
+{
+    return zmq_send(b->sock, b->sb.data, b->sb.size, 0) < 0 ? -1 : 0;
+}
+
+/* Receives one message, decoded. 0 or -1. */
+static int receive(arena_bot *b, msgpack_unpacked *msg)
+{
+    zmq_msg_t m;
+    zmq_msg_init(&m);
+    if (zmq_msg_recv(&m, b->sock, 0) < 0) {
+        zmq_msg_close(&m);
+        return -1;
+    }
+    int rc = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), msg);
+    zmq_msg_close(&m);
+    return rc;
+}
+
+arena_bot *arena_connect(const char *name, const char *version)
+{
+    const char *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
+    if (!endpoint || !token) {
+        fprintf(stderr, "arena_bot: ARENA_ENDPOINT and ARENA_TOKEN are not set; "
+                        "run this bot from the referee\n");
+        return NULL;
+    }
+    arena_bot *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    int linger = 0;
+    b->seat = -1;
+    b->result.culprit = -1;
+    msgpack_sbuffer_init(&b->sb);
+    b->ctx = zmq_ctx_new();
+    b->sock = zmq_socket(b->ctx, ZMQ_DEALER);
+    zmq_setsockopt(b->sock, ZMQ_LINGER, &linger, sizeof linger);
+    if (zmq_connect(b->sock, endpoint) < 0) {
+        fprintf(stderr, "arena_bot: cannot connect to %s: %s\n", endpoint, zmq_strerror(errno));
+        arena_close(b);
+        return NULL;
+    }
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &b->sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 5);
+    str(&pk, "type");     str(&pk, "hello");
+    str(&pk, "protocol"); msgpack_pack_int(&pk, 1);
+    str(&pk, "token");    str(&pk, token);
+    str(&pk, "name");     str(&pk, name);
+    str(&pk, "version");  str(&pk, version);
+    if (send_sb(b) < 0) {
+        arena_close(b);
+        return NULL;
+    }
+    return b;
+}
+
+static int coin_of(const msgpack_object *o)
+{
+    char name[32];
+    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= sizeof name)
+        return -1;
+    memcpy(name, o->via.str.ptr, o->via.str.size);
+    name[o->via.str.size] = 0;
+    return wc_coin_by_name(name);
+}
+
+static int hex_of(const msgpack_object *o)
+{
+    char name[4];
+    if (!o || o->type != MSGPACK_OBJECT_STR || o->via.str.size >= sizeof name)
+        return -1;
+    memcpy(name, o->via.str.ptr, o->via.str.size);
+    name[o->via.str.size] = 0;
+    return wc_hex_by_name(name);
+}
+
+static int int_of(const msgpack_object *map, const char *key, int lo, int hi)
+{
+    int64_t v;
+    if (mps_get_int(map, key, &v) < 0 || v < lo || v > hi)
+        return -1;
+    return (int)v;
+}
+
+/* {coin: count} into a zone. */
+static int zone_of(const msgpack_object *o, uint8_t z[WC_NCOINS])
+{
+    if (!o || o->type != MSGPACK_OBJECT_MAP)
+        return -1;
+    for (uint32_t i = 0; i < o->via.map.size; i++) {
+        int c = coin_of(&o->via.map.ptr[i].key);
+        const msgpack_object *n = &o->via.map.ptr[i].val;
+        if (c < 0 || n->type != MSGPACK_OBJECT_POSITIVE_INTEGER || n->via.u64 > 255)
+            return -1;
+        z[c] = (uint8_t)n->via.u64;
+    }
+    return 0;
+}
+
+static int decode_board(const msgpack_object *board, wc_observation *o)
+{
+    if (!board || board->type != MSGPACK_OBJECT_ARRAY)
+        return -1;
+    for (uint32_t i = 0; i < board->via.array.size; i++) {
+        const msgpack_object *u = &board->via.array.ptr[i];
+        int h = hex_of(mps_get(u, "hex")), c = coin_of(mps_get(u, "unit"));
+        int n = int_of(u, "coins", 1, 255);
+        if (h < 0 || c < 0 || c >= WC_NUNITS || n < 0)
+            return -1;
+        o->hex_unit[h] = (uint8_t)c;
+        o->hex_coins[h] = (uint8_t)n;
+    }
+    return 0;
+}
+
+static int decode_players(const msgpack_object *players, wc_observation *o)
+{
+    if (!players || players->type != MSGPACK_OBJECT_ARRAY || players->via.array.size > WC_MAX_SEATS)
+        return -1;
+    for (uint32_t p = 0; p < players->via.array.size; p++) {
+        const msgpack_object *pl = &players->via.array.ptr[p], *units = mps_get(pl, "units");
+        if (!units || units->type != MSGPACK_OBJECT_ARRAY)
+            return -1;
+        for (uint32_t k = 0; k < units->via.array.size; k++) {
+            int u = coin_of(&units->via.array.ptr[k]);
+            if (u < 0 || u >= WC_NUNITS)
+                return -1;
+            o->unit_owner[u] = (uint8_t)p;
+        }
+        int bag = int_of(pl, "bag", 0, 255), hand = int_of(pl, "hand", 0, 255);
+        int down = int_of(pl, "facedown", 0, 255);
+        if (bag < 0 || hand < 0 || down < 0 ||
+            zone_of(mps_get(pl, "supply"), o->supply[p]) < 0 ||
+            zone_of(mps_get(pl, "discard"), o->discard_up[p]) < 0 ||
+            zone_of(mps_get(pl, "removed"), o->removed[p]) < 0)
+            return -1;
+        o->bag_count[p] = (uint8_t)bag;
+        o->hand_count[p] = (uint8_t)hand;
+        o->discard_down_count[p] = (uint8_t)down;
+    }
+    return 0;
+}
+
+int arena_decode_observation(const msgpack_object *m, wc_observation *o)
+{
+    char text[16];
+    memset(o, 0, sizeof *o);
+    memset(o->unit_owner, WC_NONE, sizeof o->unit_owner);
+    memset(o->hex_unit, WC_NONE, sizeof o->hex_unit);
+    int seat = int_of(m, "seat", 0, WC_MAX_SEATS - 1), seats = int_of(m, "seats", 2, 4);
+    int round = int_of(m, "round", 0, 65535), limit = int_of(m, "round_limit", 0, 65535);
+    int initiative = int_of(m, "initiative", 0, WC_MAX_SEATS - 1);
+    int markers = int_of(m, "markers", 1, 64), turn = int_of(m, "turn", 0, WC_MAX_SEATS - 1);
+    if (seat < 0 || seats < 0 || round < 0 || limit < 0 || initiative < 0 || markers < 0 ||
+        turn < 0)
+        return -1;
+    o->seat = (uint8_t)seat;
+    o->nseats = (uint8_t)seats;
+    o->round = (uint16_t)round;
+    o->round_limit = (uint16_t)limit;
+    o->initiative = (uint8_t)initiative;
+    o->markers = (uint8_t)markers;
+    o->turn = (uint8_t)turn;
+    int to_move = int_of(m, "to_move", 0, WC_MAX_SEATS - 1);
+    o->to_move = to_move < 0 ? WC_NONE : (uint8_t)to_move;
+    const msgpack_object *claimed = mps_get(m, "initiative_claimed");
+    o->claimed = claimed && claimed->type == MSGPACK_OBJECT_BOOLEAN && claimed->via.boolean;
+    if (mps_get_str(m, "phase", text, sizeof text) < 0)
+        return -1;
+    o->phase = !strcmp(text, "draft") ? WC_PHASE_DRAFT : !strcmp(text, "play") ? WC_PHASE_PLAY
+                                                                              : WC_PHASE_OVER;
+    if (mps_get_str(m, "decision", text, sizeof text) < 0 ||
+        (o->decision = (uint8_t)wc_decision_by_name(text)) == (uint8_t)-1)
+        return -1;
+    if (mps_get_str(m, "royal_guard", text, sizeof text) == 0 && !strcmp(text, "revised"))
+        o->royal_guard = WC_GUARD_REVISED;
+    o->area = seats == 4 ? wc_area_4p : wc_area_2p;
+    o->locations = seats == 4 ? wc_locations_4p : wc_locations_2p;
+    const msgpack_object *control = mps_get(m, "control");
+    if (!control || control->type != MSGPACK_OBJECT_MAP)
+        return -1;
+    for (uint32_t i = 0; i < control->via.map.size; i++) {
+        int h = hex_of(&control->via.map.ptr[i].key);
+        const msgpack_object *side = &control->via.map.ptr[i].val;
+        if (h < 0)
+            return -1;
+        if (side->type == MSGPACK_OBJECT_POSITIVE_INTEGER && side->via.u64 < 2)
+            o->control[side->via.u64] |= (wc_mask)1 << h;
+    }
+    if (decode_board(mps_get(m, "board"), o) < 0 || decode_players(mps_get(m, "players"), o) < 0 ||
+        zone_of(mps_get(m, "hand"), o->hand) < 0 || zone_of(mps_get(m, "bag"), o->bag) < 0 ||
+        zone_of(mps_get(m, "facedown"), o->discard_down) < 0)
+        return -1;
+    const msgpack_object *pool = mps_get(m, "draft_pool");
+    if (pool && pool->type == MSGPACK_OBJECT_ARRAY)
+        for (uint32_t i = 0; i < pool->via.array.size; i++) {
+            int u = coin_of(&pool->via.array.ptr[i]);
+            if (u >= 0 && u < WC_NUNITS)
+                o->draft_pool |= (uint16_t)(1u << u);
+        }
+    const msgpack_object *pending = mps_get(m, "pending");
+    memset(&o->pending, WC_NONE, sizeof o->pending);
+    if (pending && pending->type == MSGPACK_OBJECT_MAP) {
+        int d = mps_get_str(pending, "decision", text, sizeof text) == 0
+                    ? wc_decision_by_name(text) : -1;
+        int ps = int_of(pending, "seat", 0, WC_MAX_SEATS - 1);
+        if (d < WC_DECIDE_GUARD || ps < 0)
+            return -1;
+        o->pending.kind = (uint8_t)(d - 2);
+        o->pending.seat = (uint8_t)ps;
+        int u = coin_of(mps_get(pending, "unit")), h = hex_of(mps_get(pending, "hex"));
+        int c = coin_of(mps_get(pending, "coin"));
+        o->pending.unit = u < 0 ? WC_NONE : (uint8_t)u;
+        o->pending.hex = h < 0 ? WC_NONE : (uint8_t)h;
+        o->pending.arg = c < 0 ? WC_NONE : (uint8_t)c;
+    }
+    return 0;
+}
+
+static int decode_action(const msgpack_object *a, wc_action *out)
+{
+    char text[64];
+    return mps_get_str(a, "text", text, sizeof text) == 0 && wc_action_parse(text, out) == 0
+               ? 0 : -1;
+}
+
+static void take_end(arena_bot *b, const msgpack_object *m)
+{
+    arena_result *r = &b->result;
+    const msgpack_object *scores = mps_get(m, "scores");
+    if (scores && scores->type == MSGPACK_OBJECT_ARRAY && scores->via.array.size <= WC_MAX_SEATS) {
+        r->seats = (int)scores->via.array.size;
+        for (int i = 0; i < r->seats; i++) {
+            const msgpack_object *s = &scores->via.array.ptr[i];
+            r->scores[i] = s->type == MSGPACK_OBJECT_FLOAT64 || s->type == MSGPACK_OBJECT_FLOAT32
+                               ? s->via.f64 : (double)s->via.u64;
+        }
+    }
+    mps_get_str(m, "reason", r->reason, sizeof r->reason);
+    mps_get_str(m, "detail", r->detail, sizeof r->detail);
+    int64_t c;
+    r->culprit = mps_get_int(m, "culprit", &c) == 0 ? (int)c : -1;
+}
+
+int arena_next(arena_bot *b, arena_request *req)
+{
+    for (;;) {
+        msgpack_unpacked msg;
+        char type[16] = "?";
+        if (receive(b, &msg) < 0) {
+            fprintf(stderr, "arena_bot: lost the connection to the referee\n");
+            return -1;
+        }
+        const msgpack_object *m = &msg.data;
+        int rc = 2;                       /* 2: keep reading */
+        if (mps_get_str(m, "type", type, sizeof type) < 0) {
+            rc = -1;
+        } else if (!strcmp(type, "welcome")) {
+            int64_t seat;
+            if (mps_get_int(m, "seat", &seat) == 0)
+                b->seat = (int)seat;
+        } else if (!strcmp(type, "update")) {
+            wc_action a;
+            int64_t seat;
+            if (b->on_update && mps_get_int(m, "seat", &seat) == 0 &&
+                decode_action(mps_get(m, "action"), &a) == 0)
+                b->on_update(b->user, (int)seat, &a);
+        } else if (!strcmp(type, "end")) {
+            take_end(b, m);
+            rc = 0;
+        } else if (!strcmp(type, "request")) {
+            int64_t id;
+            const msgpack_object *acts = mps_get(m, "actions"), *time = mps_get(m, "time");
+            rc = -1;
+            if (mps_get_int(m, "id", &id) == 0 && acts && acts->type == MSGPACK_OBJECT_ARRAY &&
+                acts->via.array.size <= WC_MAX_ACTIONS &&
+                arena_decode_observation(mps_get(m, "observation"), &req->obs) == 0) {
+                req->id = (uint32_t)id;
+                req->decision = req->obs.decision;
+                req->nactions = (int)acts->via.array.size;
+                rc = 1;
+                for (int i = 0; i < req->nactions && rc == 1; i++)
+                    if (decode_action(&acts->via.array.ptr[i], &req->actions[i]) < 0)
+                        rc = -1;
+                req->move_ms = req->bank_ms = 0;
+                mps_get_int(time, "move_ms", &req->move_ms);
+                mps_get_int(time, "bank_ms", &req->bank_ms);
+            }
+        }
+        if (rc < 0 && getenv("ARENA_DEBUG")) { msgpack_object_print(stderr, *m); fputc('\n', stderr); }
+        if (rc < 0)
+            fprintf(stderr, "arena_bot: cannot understand a '%s' message from the referee\n",
+                    type);
+        msgpack_unpacked_destroy(&msg);
+        if (rc != 2)
+            return rc;
+    }
+}
+
+int arena_answer(arena_bot *b, const arena_request *req, int index)
+{
+    msgpack_packer pk;
+    b->sb.size = 0;
+    msgpack_packer_init(&pk, &b->sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    str(&pk, "type");  str(&pk, "action");
+    str(&pk, "id");    msgpack_pack_uint32(&pk, req->id);
+    str(&pk, "index"); msgpack_pack_int(&pk, index);
+    return send_sb(b);
+}
+
+int arena_seat(const arena_bot *b) { return b->seat; }
+const arena_result *arena_last_result(const arena_bot *b) { return &b->result; }
+
+void arena_on_update(arena_bot *b, void (*fn)(void *, int, const wc_action *), void *user)
+{
+    b->on_update = fn;
+    b->user = user;
+}
+
+int arena_close(arena_bot *b)
+{
+    if (!b)
+        return 0;
+    if (b->sock)
+        zmq_close(b->sock);
+    if (b->ctx)
+        zmq_ctx_term(b->ctx);
+    msgpack_sbuffer_destroy(&b->sb);
+    free(b);
+    return 0;
+}
