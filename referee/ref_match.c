@@ -567,13 +567,20 @@ static void finish(match *m)
     }
     m->over = 1;
     r->hash = m->g->hash(m->state);
-    m->sb.size = 0;
-    ref_msg_end(&m->sb, r->score, m->n, r->reason, r->culprit, r->detail);
-    for (int i = 0; i < m->n; i++) {
-        seat *s = &m->seats[i];
-        if (s->greeted) {
-            zmq_send(s->sock, s->identity, s->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
-            zmq_send(s->sock, m->sb.data, m->sb.size, ZMQ_DONTWAIT);
+    /* The culprit hears why first; then everyone hears the end. Sends
+     * here are best effort: the match is decided whatever happens. */
+    for (int pass = 0; pass < 2; pass++) {
+        m->sb.size = 0;
+        if (pass == 0)
+            ref_msg_error(&m->sb, r->reason, r->detail);
+        else
+            ref_msg_end(&m->sb, r->score, m->n, r->reason, r->culprit, r->detail);
+        for (int i = 0; i < m->n; i++) {
+            seat *s = &m->seats[i];
+            if (s->greeted && (pass == 1 || i == r->culprit)) {
+                zmq_send(s->sock, s->identity, s->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT);
+                zmq_send(s->sock, m->sb.data, m->sb.size, ZMQ_DONTWAIT);
+            }
         }
     }
     /* Bots may leave on their own; then whatever is left is killed. */

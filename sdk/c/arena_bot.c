@@ -293,6 +293,11 @@ int arena_next(arena_bot *b, arena_request *req)
             if (b->on_update && mps_get_int(m, "seat", &seat) == 0 &&
                 decode_action(mps_get(m, "action"), &a) == 0)
                 b->on_update(b->user, (int)seat, &a);
+        } else if (!strcmp(type, "error")) {
+            char code[32] = "?", text[256] = "";
+            mps_get_str(m, "code", code, sizeof code);
+            mps_get_str(m, "message", text, sizeof text);
+            fprintf(stderr, "arena_bot: the referee says %s: %s\n", code, text);
         } else if (!strcmp(type, "end")) {
             take_end(b, m);
             rc = 0;
