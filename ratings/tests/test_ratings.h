@@ -1,0 +1,19 @@
+/*
+ * test_ratings.h - the ratings test groups, run by test_main.c. Each
+ * returns cmocka's count of failed tests.
+ */
+#ifndef TEST_RATINGS_H
+#define TEST_RATINGS_H
+
+/* cmocka 1.1's assert_float_equal compares as float, which is far too
+ * coarse here; this one compares doubles: |a - b| <= eps (NaN fails). */
+#define assert_near(a, b, eps) \
+    assert_near_impl((a), (b), (eps), #a, #b, __FILE__, __LINE__)
+void assert_near_impl(double a, double b, double eps, const char *ea,
+                      const char *eb, const char *file, int line);
+
+int run_elo_tests(void);
+int run_bt_tests(void);
+int run_sprt_tests(void);
+
+#endif
