@@ -45,6 +45,8 @@ typedef struct seat {
     int64_t  dropped_at;        /* a disconnect seen, not yet judged */
     int      came_back;
     uint32_t stale_below;       /* late replies to ids below this are dropped */
+    size_t   told;              /* decisions this seat has had updates for */
+    int      may_have_exited;   /* its pidfd fired (or there is none) */
 } seat;
 
 typedef struct match {
@@ -61,6 +63,7 @@ typedef struct match {
     msgpack_sbuffer sb;
     uint32_t next_id;
     uint64_t substitute_rng;
+    const char **decision_names;    /* per recorded decision, for updates */
 } match;
 
 static int64_t now_us(void)
@@ -209,7 +212,7 @@ static void read_monitor(match *m, int i)
 static void check_seat(match *m, int i)
 {
     seat *s = &m->seats[i];
-    if (s->spawned && ref_proc_exited(&s->proc)) {
+    if (s->spawned && (s->may_have_exited || s->proc.pidfd < 0) && ref_proc_exited(&s->proc)) {
         judge_exit(m, i);
         return;
     }
@@ -279,22 +282,37 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
 }
 
 /* Waits until `until` for a well-formed message. Returns the seat it came
- * from (with *msg decoded), -1 when time ran out, -2 after a forfeit. */
+ * from (with *msg decoded), -1 when time ran out, -2 after a forfeit.
+ *
+ * Most answers come within a few milliseconds, so the first 5 ms of a wait
+ * watch only the sockets, output pipes and exits; the monitors, which only
+ * matter once a bot is slow to answer, join after that. Each socket in a
+ * poll costs ZeroMQ several system calls. */
+#define QUICK_US 5000
+
 static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
 {
     zmq_pollitem_t items[GAME_MAX_SEATS * 4];
     int owner[GAME_MAX_SEATS * 4], kind[GAME_MAX_SEATS * 4];
     enum { SOCK, MONITOR, OUTPUT, EXIT };
+    int64_t quick_until = now_us() + QUICK_US;
     for (;;) {
         if (m->over)
             return -2;
+        int64_t now = now_us(), left = until - now;
+        if (left <= 0)
+            return -1;
+        int full = now >= quick_until;
+        long wait_ms = full ? left / 1000 + 1 : (quick_until - now) / 1000 + 1;
         int k = 0;
         for (int i = 0; i < m->n; i++) {
             seat *s = &m->seats[i];
             items[k] = (zmq_pollitem_t){ s->sock, 0, ZMQ_POLLIN, 0 };
             owner[k] = i, kind[k++] = SOCK;
-            items[k] = (zmq_pollitem_t){ s->monitor, 0, ZMQ_POLLIN, 0 };
-            owner[k] = i, kind[k++] = MONITOR;
+            if (full || s->dropped_at) {
+                items[k] = (zmq_pollitem_t){ s->monitor, 0, ZMQ_POLLIN, 0 };
+                owner[k] = i, kind[k++] = MONITOR;
+            }
             if (s->spawned && s->proc.out_fd >= 0) {
                 items[k] = (zmq_pollitem_t){ NULL, s->proc.out_fd, ZMQ_POLLIN, 0 };
                 owner[k] = i, kind[k++] = OUTPUT;
@@ -303,14 +321,9 @@ static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
                 items[k] = (zmq_pollitem_t){ NULL, s->proc.pidfd, ZMQ_POLLIN, 0 };
                 owner[k] = i, kind[k++] = EXIT;
             }
-        }
-        int64_t left = until - now_us();
-        if (left <= 0)
-            return -1;
-        long wait_ms = left / 1000 + 1;
-        for (int i = 0; i < m->n; i++)
-            if (m->seats[i].dropped_at || (m->seats[i].spawned && m->seats[i].proc.pidfd < 0))
+            if (s->dropped_at || (s->spawned && s->proc.pidfd < 0))
                 wait_ms = wait_ms < 20 ? wait_ms : 20;    /* judge without a wakeup */
+        }
         if (zmq_poll(items, k, wait_ms) < 0 && errno != EINTR)
             return -1;
         /* Output and connection events first: they explain what follows. */
@@ -321,6 +334,8 @@ static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
                 ref_proc_drain(&m->seats[owner[j]].proc);
             else if (kind[j] == MONITOR)
                 read_monitor(m, owner[j]);
+            else if (kind[j] == EXIT)
+                m->seats[owner[j]].may_have_exited = 1;
         }
         for (int i = 0; i < m->n; i++)
             check_seat(m, i);
@@ -464,11 +479,30 @@ static int resolve(match *m, int i, const msgpack_object *reply, int nlegal, gam
     return -1;
 }
 
+/* Sends seat i the updates it has not had. They go out in a burst just
+ * before its next request (or the end) rather than after each decision,
+ * so a decision wakes only the bot that makes it. */
+static int tell(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    for (; s->told < m->rec->ndecisions && !m->over; s->told++) {
+        const ref_decision *d = &m->rec->decisions[s->told];
+        m->sb.size = 0;
+        ref_msg_update(&m->sb, m->g, (uint32_t)s->told + 1, d->seat,
+                       m->decision_names[s->told], d->action, i);
+        if (send_msg(m, i) < 0)
+            return -1;
+    }
+    return m->over ? -1 : 0;
+}
+
 /* Asks the seat to move for one decision; 0 with *chosen, -1 if it ended. */
 static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen, int *substituted,
                   uint32_t *micros)
 {
     seat *s = &m->seats[i];
+    if (tell(m, i) < 0)
+        return -1;
     m->sb.size = 0;
     ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
                     (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
@@ -525,6 +559,7 @@ static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen,
 static void play(match *m)
 {
     const game_api *g = m->g;
+    size_t capacity = 0;
     while (!m->over) {
         int i = g->to_move(m->state);
         if (i < 0)
@@ -536,16 +571,21 @@ static void play(match *m)
         int substituted;
         if (decide(m, i, nlegal, id, &a, &substituted, &micros) < 0)
             return;
+        if (m->rec->ndecisions == capacity) {
+            capacity = capacity ? 2 * capacity : 512;
+            const char **names = realloc(m->decision_names, capacity * sizeof *names);
+            if (!names) {
+                forfeit(m, i, REF_CRASH, "referee out of memory");
+                return;
+            }
+            m->decision_names = names;
+        }
+        m->decision_names[m->rec->ndecisions] = decision;
         if (ref_record_add(m->rec, i, a, micros, substituted) < 0) {
             forfeit(m, i, REF_CRASH, "referee out of memory");
             return;
         }
         g->apply(m->state, a);
-        for (int v = 0; v < m->n && !m->over; v++) {
-            m->sb.size = 0;
-            ref_msg_update(&m->sb, g, id, i, decision, a, v);
-            send_msg(m, v);
-        }
         if (m->cfg->verbose && m->next_id % 100 == 0)
             fprintf(stderr, "referee: %u decisions\n", m->next_id);
     }
@@ -556,15 +596,15 @@ static void play(match *m)
 static void finish(match *m)
 {
     ref_record *r = m->rec;
-    double score[GAME_MAX_SEATS];
-    char reason[64];
-    if (!m->over && m->g->result(m->state, score, reason, sizeof reason)) {
-        memcpy(r->score, score, sizeof score);
-        snprintf(r->reason, sizeof r->reason, "%s", reason);
+    if (!m->over && m->g->result(m->state, r->score, r->reason, sizeof r->reason)) {
         snprintf(r->detail, sizeof r->detail, "%s",
-                 strcmp(reason, "markers") == 0 ? "all markers placed" : "round limit reached");
+                 strcmp(r->reason, "markers") == 0 ? "all markers placed" : "round limit reached");
         r->culprit = -1;
     }
+    /* Everyone hears the last decisions before the end. */
+    for (int i = 0; i < m->n; i++)
+        if (m->seats[i].greeted && !m->over)
+            tell(m, i);
     m->over = 1;
     r->hash = m->g->hash(m->state);
     /* The culprit hears why first; then everyone hears the end. Sends
@@ -621,6 +661,7 @@ static void release(match *m)
     if (m->dir[0])
         rmdir(m->dir);
     msgpack_sbuffer_destroy(&m->sb);
+    free(m->decision_names);
     free(m->state);
     free(m->legal);
 }
@@ -669,7 +710,9 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         start_bot(&m, i);
     handshake(&m);
+    int64_t started = now_us();
     play(&m);
+    rec->play_micros = (uint64_t)(now_us() - started);
     finish(&m);
     rc = 0;
 out:

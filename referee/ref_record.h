@@ -50,6 +50,7 @@ typedef struct ref_record {
     int      culprit;          /* the seat that forfeited, or -1 */
     char     detail[256];
     uint64_t hash;             /* of the final state */
+    uint64_t play_micros;      /* wall time of the decisions (not written) */
 } ref_record;
 
 void ref_record_init(ref_record *r);

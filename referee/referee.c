@@ -18,10 +18,13 @@
 #include "ref_match.h"
 #include "ref_record.h"
 
+#include "ref_bench.h"
+
 static const char usage_text[] =
     "usage: referee play --bot CMD --bot CMD [options]\n"
     "       referee replay FILE\n"
     "       referee show FILE\n"
+    "       referee bench [--games N] [--bot CMD]\n"
     "\n"
     "play options:\n"
     "  --seed N            match seed (default 1)\n"
@@ -48,6 +51,16 @@ static int die(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n");
     return 2;
+}
+
+/* A flag the usage text lists ("  --seed N", "--memory-mb N,"). */
+static int known_flag(const char *f)
+{
+    size_t n = strlen(f);
+    for (const char *p = usage_text; n > 2 && !strncmp(f, "--", 2) && (p = strstr(p, f)); p += n)
+        if (p[-1] == ' ' && p[n] == ' ')
+            return 1;
+    return 0;
 }
 
 static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
@@ -100,7 +113,8 @@ static int cmd_play(int argc, char **argv)
             return 0;
         }
         if (!val)
-            return die("%s needs a value", f);
+            return die(known_flag(f) ? "%s needs a value"
+                                     : "unknown option '%s' (see referee play --help)", f);
         i++;
         const char *key = NULL;
         if (!strcmp(f, "--bot")) {
@@ -294,5 +308,7 @@ int main(int argc, char **argv)
             return die("%s takes one record file", argv[1]);
         return argv[1][0] == 'r' ? cmd_replay(argv[2]) : cmd_show(argv[2]);
     }
-    return die("unknown command '%s' (play, replay, show)", argv[1]);
+    if (!strcmp(argv[1], "bench"))
+        return ref_bench_main(argc, argv);
+    return die("unknown command '%s' (play, replay, show, bench)", argv[1]);
 }

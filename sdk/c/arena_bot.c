@@ -237,10 +237,13 @@ int arena_decode_observation(const msgpack_object *m, wc_observation *o)
         o->pending.kind = (uint8_t)(d - 2);
         o->pending.seat = (uint8_t)ps;
         int u = coin_of(mps_get(pending, "unit")), h = hex_of(mps_get(pending, "hex"));
-        int c = coin_of(mps_get(pending, "coin"));
+        int c = coin_of(mps_get(pending, "coin")), other = hex_of(mps_get(pending, "other_hex"));
         o->pending.unit = u < 0 ? WC_NONE : (uint8_t)u;
         o->pending.hex = h < 0 ? WC_NONE : (uint8_t)h;
-        o->pending.arg = c < 0 ? WC_NONE : (uint8_t)c;
+        if (o->pending.kind == WC_FRAME_FOOTMAN)
+            o->pending.arg = other < 0 ? WC_NONE : (uint8_t)other;
+        else if (o->pending.kind == WC_FRAME_PRIEST)
+            o->pending.arg = c < 0 ? WC_HIDDEN : (uint8_t)c;
     }
     return 0;
 }

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include "wc_internal.h"
+#include "wc_rng.h"
 
 void wc_observe(const wc_state *s, int seat, wc_observation *o)
 {
@@ -56,5 +57,80 @@ void wc_observe(const wc_state *s, int seat, wc_observation *o)
     } else {
         o->pending.kind = WC_NONE;
         o->pending.seat = o->pending.unit = o->pending.hex = o->pending.arg = WC_NONE;
+    }
+}
+
+/* Deals `n` coins into `zone` from the counts in `left`, lowest coin first. */
+static void deal_hidden(wc_state *s, int seat, int zone, int n, int left[WC_NCOINS])
+{
+    for (int c = 0; c < WC_NCOINS && n > 0; c++)
+        while (left[c] > 0 && n > 0) {
+            s->coins[seat][zone][c]++;
+            left[c]--;
+            n--;
+        }
+}
+
+void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s)
+{
+    memset(s, 0, sizeof *s);
+    wc_options_default(&s->opt);
+    s->opt.players = o->nseats;
+    s->opt.royal_guard = o->royal_guard;
+    s->opt.round_limit = o->round_limit;
+    wc_rng_seed(&s->rng, seed, 0x5741524348455354ULL);
+    s->phase = o->phase;
+    s->nseats = o->nseats;
+    s->turn = o->turn;
+    s->initiative = o->initiative;
+    s->claimed = o->claimed;
+    s->round = o->round;
+    s->winner = o->winner;
+    s->end_reason = o->end_reason;
+    s->markers = o->markers;
+    s->area = o->area;
+    s->locations = o->locations;
+    s->control[0] = o->control[0];
+    s->control[1] = o->control[1];
+    s->draft_pool = o->draft_pool;
+    memcpy(s->unit_owner, o->unit_owner, sizeof s->unit_owner);
+    memset(s->hex_unit, WC_NONE, sizeof s->hex_unit);
+    int on_board[WC_NCOINS] = { 0 };
+    for (int h = 0; h < WC_NHEX; h++)
+        if (o->hex_unit[h] != WC_NONE) {
+            wc_board_put(s, h, o->hex_unit[h], o->hex_coins[h]);
+            on_board[o->hex_unit[h]] += o->hex_coins[h];
+        }
+    for (int p = 0; p < o->nseats; p++) {
+        memcpy(s->coins[p][WC_SUPPLY], o->supply[p], WC_NCOINS);
+        memcpy(s->coins[p][WC_DISCARD_UP], o->discard_up[p], WC_NCOINS);
+        memcpy(s->coins[p][WC_REMOVED], o->removed[p], WC_NCOINS);
+        if (p == o->seat) {
+            memcpy(s->coins[p][WC_HAND], o->hand, WC_NCOINS);
+            memcpy(s->coins[p][WC_BAG], o->bag, WC_NCOINS);
+            memcpy(s->coins[p][WC_DISCARD_DOWN], o->discard_down, WC_NCOINS);
+            continue;
+        }
+        if (o->phase == WC_PHASE_DRAFT)
+            continue;
+        int left[WC_NCOINS] = { 0 };
+        for (int c = 0; c < WC_NCOINS; c++) {
+            int total = c == WC_ROYAL ? 1 : o->unit_owner[c] == p ? wc_unit_coin_total(c) : 0;
+            left[c] = total - o->supply[p][c] - o->discard_up[p][c] - o->removed[p][c] -
+                      (c < WC_NUNITS ? on_board[c] : 0);
+            if (left[c] < 0)
+                left[c] = 0;
+        }
+        deal_hidden(s, p, WC_HAND, o->hand_count[p], left);
+        deal_hidden(s, p, WC_BAG, o->bag_count[p], left);
+        deal_hidden(s, p, WC_DISCARD_DOWN, o->discard_down_count[p], left);
+    }
+    if (o->pending.kind != WC_NONE) {
+        s->frames[0] = o->pending;
+        if (o->pending.kind == WC_FRAME_PRIEST && o->pending.arg == WC_HIDDEN)
+            for (int c = WC_NCOINS - 1; c >= 0; c--)      /* any coin it holds */
+                if (s->coins[o->pending.seat][WC_HAND][c])
+                    s->frames[0].arg = (uint8_t)c;
+        s->nframes = 1;
     }
 }

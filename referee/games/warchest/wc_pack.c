@@ -140,12 +140,14 @@ static void pack_pending(msgpack_packer *pk, const wc_observation *o)
         msgpack_pack_nil(pk);
         return;
     }
-    msgpack_pack_map(pk, 5);
+    msgpack_pack_map(pk, 6);
     str(pk, "decision"); str(pk, wc_decision_name(f->kind + 2));
     str(pk, "seat");     msgpack_pack_int(pk, f->seat);
     str(pk, "unit");     coin_or_nil(pk, f->unit);
     str(pk, "hex");      hex_or_nil(pk, f->hex);
-    str(pk, "coin");     /* the Priest's drawn coin, to its owner only */
+    str(pk, "other_hex");   /* the second Footman still to maneuver */
+    hex_or_nil(pk, f->kind == WC_FRAME_FOOTMAN ? f->arg : WC_NONE);
+    str(pk, "coin");        /* the Priest's drawn coin, to its owner only */
     coin_or_nil(pk, f->kind == WC_FRAME_PRIEST && f->arg != WC_HIDDEN ? f->arg : WC_NONE);
 }
 

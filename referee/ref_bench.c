@@ -1,0 +1,256 @@
+/*
+ * ref_bench.c - `referee bench`: what the referee costs over the wire.
+ *
+ * In one run it measures (1) decisions per second in real matches of two
+ * C random bots over ipc://, counting the decision phase only, and (2) a
+ * raw ZeroMQ + msgpack ping-pong between two processes that sends the very
+ * request payloads of such a game, which the other process decodes and
+ * answers with an action. (2) is the floor for the same bytes; the ratio
+ * is the referee's overhead. Both run back to back so machine noise hits
+ * both alike.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "ref_bench.h"
+#include "ref_match.h"
+#include "ref_msg.h"
+#include "wc_rng.h"
+
+static int64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/* The request payloads of one random game, as the referee would send. */
+static int game_requests(const game_api *g, uint64_t seed, msgpack_sbuffer **out)
+{
+    char options[512];
+    void *state = malloc(g->state_size);
+    game_action *legal = malloc(GAME_MAX_ACTIONS * sizeof *legal);
+    g->options_default(options);
+    g->init(state, options, seed);
+    wc_rng rng;
+    wc_rng_seed(&rng, seed, 5);
+    int n = 0, cap = 1024;
+    *out = calloc((size_t)cap, sizeof **out);
+    while (g->to_move(state) >= 0 && n < cap) {
+        int k = g->legal(state, legal);
+        msgpack_sbuffer_init(&(*out)[n]);
+        ref_msg_request(&(*out)[n], g, state, g->to_move(state), (uint32_t)n + 1, legal, k,
+                        (ref_clock){ 1000, 10000 });
+        n++;
+        g->apply(state, legal[wc_rng_below(&rng, (uint32_t)k)]);
+    }
+    free(state);
+    free(legal);
+    return n;
+}
+
+static void put_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str(pk, strlen(s));
+    msgpack_pack_str_body(pk, s, strlen(s));
+}
+
+/* The peer: announce itself, then decode each request and answer it with
+ * a small action map, as a bot would. A 1-byte message ends it. */
+static void pong(const char *endpoint)
+{
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
+    zmq_connect(sock, endpoint);
+    zmq_send(sock, "r", 1, 0);
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    for (;;) {
+        zmq_msg_t m;
+        msgpack_unpacked u;
+        zmq_msg_init(&m);
+        if (zmq_msg_recv(&m, sock, 0) < 0 || zmq_msg_size(&m) <= 1 ||
+            mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &u) < 0)
+            break;
+        int64_t id = 0;
+        mps_get_int(&u.data, "id", &id);
+        msgpack_unpacked_destroy(&u);
+        zmq_msg_close(&m);
+        msgpack_packer pk;
+        sb.size = 0;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        msgpack_pack_map(&pk, 3);
+        put_str(&pk, "type");
+        put_str(&pk, "action");
+        put_str(&pk, "id");
+        msgpack_pack_int64(&pk, id);
+        put_str(&pk, "index");
+        msgpack_pack_int(&pk, 0);
+        zmq_send(sock, sb.data, sb.size, 0);
+    }
+    _exit(0);
+}
+
+/* Round trips per second over `rounds` sends of the given payloads. */
+static double ping_pong(const msgpack_sbuffer *payloads, int npayloads, int rounds)
+{
+    char dir[] = "/tmp/arena-bench-XXXXXX", endpoint[128], id[256];
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(endpoint, sizeof endpoint, "ipc://%s/pp", dir);
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_ROUTER);
+    zmq_bind(sock, endpoint);
+    pid_t child = fork();
+    if (child == 0)
+        pong(endpoint);
+    int idlen = zmq_recv(sock, id, sizeof id, 0);
+    char ready;
+    zmq_recv(sock, &ready, 1, 0);
+    int64_t t0 = now_us();
+    for (int i = 0; i < rounds; i++) {
+        const msgpack_sbuffer *p = &payloads[i % npayloads];
+        zmq_send(sock, id, (size_t)idlen, ZMQ_SNDMORE);
+        zmq_send(sock, p->data, p->size, 0);
+        zmq_msg_t who, reply;
+        msgpack_unpacked u;
+        zmq_msg_init(&who);
+        zmq_msg_init(&reply);
+        zmq_msg_recv(&who, sock, 0);
+        zmq_msg_recv(&reply, sock, 0);
+        if (mps_decode(zmq_msg_data(&reply), zmq_msg_size(&reply), &u) == 0)
+            msgpack_unpacked_destroy(&u);
+        zmq_msg_close(&who);
+        zmq_msg_close(&reply);
+    }
+    double rate = rounds / ((now_us() - t0) / 1e6);
+    zmq_send(sock, id, (size_t)idlen, ZMQ_SNDMORE);
+    zmq_send(sock, "x", 1, 0);
+    waitpid(child, NULL, 0);
+    zmq_close(sock);
+    zmq_ctx_term(ctx);
+    char path[160];
+    snprintf(path, sizeof path, "%s/pp", dir);
+    unlink(path);
+    rmdir(dir);
+    return rate;
+}
+
+/* The random bot next to this referee binary: build/agents/random. */
+static void default_bot(char *buf, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    snprintf(buf, size, "%s/../agents/random", dirname(exe));
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define ROUNDS 5
+
+int ref_bench_main(int argc, char **argv)
+{
+    int games = 25;
+    char bot[PATH_MAX + 32];
+    default_bot(bot, sizeof bot);
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--games") && i + 1 < argc)
+            games = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bot") && i + 1 < argc)
+            snprintf(bot, sizeof bot, "%s", argv[++i]);
+        else {
+            fprintf(stderr, "referee: usage: referee bench [--games N] [--bot CMD]\n");
+            return 2;
+        }
+    }
+    if (games < ROUNDS || access(bot, X_OK) != 0) {
+        fprintf(stderr, "referee: bench needs --games >= %d and a runnable bot (%s)\n", ROUNDS,
+                bot);
+        return 2;
+    }
+    const game_api *g = &game_warchest;
+    char options[512];
+    g->options_default(options);
+    ref_config c;
+    ref_config_default(&c);
+    c.game = g;
+    c.options = options;
+    c.nbots = 2;
+    c.bot_cmd[0] = c.bot_cmd[1] = bot;
+
+    msgpack_sbuffer *payloads;
+    int npayloads = game_requests(g, 1, &payloads);
+    size_t bytes = 0;
+    for (int i = 0; i < npayloads; i++)
+        bytes += payloads[i].size;
+
+    /* Rounds alternate the two measurements so that noise hits both. */
+    double referee_rate[ROUNDS], raw_rate[ROUNDS], ratio[ROUNDS];
+    uint64_t decisions = 0, bot_micros = 0;
+    for (int round = 0, game = 0; round < ROUNDS; round++) {
+        uint64_t d = 0, micros = 0;
+        for (; game < games * (round + 1) / ROUNDS; game++) {
+            ref_record rec;
+            char err[256] = "";
+            ref_record_init(&rec);
+            c.seed = (uint64_t)game + 1;
+            if (ref_match_play(&c, &rec, err, sizeof err) < 0 || rec.culprit >= 0) {
+                fprintf(stderr, "referee: bench match %d failed: %s%s\n", game + 1, err,
+                        rec.detail);
+                ref_record_free(&rec);
+                return 1;
+            }
+            d += rec.ndecisions;
+            micros += rec.play_micros;
+            for (size_t k = 0; k < rec.ndecisions; k++)
+                bot_micros += rec.decisions[k].micros;
+            ref_record_free(&rec);
+        }
+        decisions += d;
+        referee_rate[round] = d / (micros / 1e6);
+        raw_rate[round] = ping_pong(payloads, npayloads, (int)d);
+        ratio[round] = referee_rate[round] / raw_rate[round];
+    }
+    for (int i = 0; i < npayloads; i++)
+        msgpack_sbuffer_destroy(&payloads[i]);
+    free(payloads);
+
+    double ref_med = median(referee_rate, ROUNDS), raw_med = median(raw_rate, ROUNDS);
+    double r_lo = ratio[0], r_hi = ratio[0];
+    for (int i = 1; i < ROUNDS; i++) {
+        r_lo = ratio[i] < r_lo ? ratio[i] : r_lo;
+        r_hi = ratio[i] > r_hi ? ratio[i] : r_hi;
+    }
+    double r_med = median(ratio, ROUNDS);
+    printf("matches                 %d random vs random over ipc, in %d rounds\n", games, ROUNDS);
+    printf("decisions               %" PRIu64 "\n", decisions);
+    printf("referee decisions/s     %.0f   median of rounds (request, bot, answer, updates)\n",
+           ref_med);
+    printf("  round trip in bot     %.1f us per decision, as the referee measures it\n",
+           (double)bot_micros / (double)decisions);
+    printf("raw ping-pong/s         %.0f   median (same request bytes, %.0f on average)\n",
+           raw_med, (double)bytes / npayloads);
+    printf("referee / raw           %.3f   median of per-round ratios (range %.3f..%.3f)\n",
+           r_med, r_lo, r_hi);
+    printf("referee overhead        %+.0f%%  time per decision over the raw round trip\n",
+           (1 / r_med - 1) * 100);
+    return 0;
+}
