@@ -1,0 +1,153 @@
+/*
+ * test_hidden_messages.c - what the referee sends a seat is built from that
+ * seat's information alone.
+ *
+ * Over many random games, at every decision: for each pair of seats A and
+ * B, B's hidden coins (hand, bag, face-down discards) are dealt afresh with
+ * the same counts and the generator is changed; every message the referee
+ * would send A now (its observation, its request when A decides, the
+ * update for the last action) must be byte-identical. WC_TEST_GAMES scales
+ * the number of games.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ref_msg.h"
+#include "wc.h"
+#include "wc_rng.h"
+
+static const game_api *g = &game_warchest;
+
+static void scramble(wc_state *s, int seat, wc_rng *rng)
+{
+    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
+    uint8_t pool[64];
+    int size[3], n = 0;
+    for (int z = 0; z < 3; z++) {
+        size[z] = 0;
+        for (int c = 0; c < WC_NCOINS; c++)
+            for (int k = 0; k < s->coins[seat][zones[z]][c]; k++, size[z]++)
+                pool[n++] = (uint8_t)c;
+        memset(s->coins[seat][zones[z]], 0, WC_NCOINS);
+    }
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)wc_rng_below(rng, (uint32_t)i + 1);
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    for (int z = 0, i = 0; z < 3; z++)
+        for (int k = 0; k < size[z]; k++)
+            s->coins[seat][zones[z]][pool[i++]]++;
+    s->rng.state ^= wc_rng_next(rng);
+}
+
+/* Everything seat `a` would be sent now, concatenated. */
+static void messages_for(const wc_state *s, int a, int have_last, game_action last,
+                         int last_actor, msgpack_sbuffer *out)
+{
+    static game_action legal[GAME_MAX_ACTIONS];
+    msgpack_packer pk;
+    out->size = 0;
+    msgpack_packer_init(&pk, out, msgpack_sbuffer_write);
+    g->pack_observation(&pk, s, a);
+    if (g->to_move(s) == a) {
+        int n = g->legal(s, legal);
+        ref_msg_request(out, g, s, a, 7, legal, n, (ref_clock){ 1000, 5000 });
+    }
+    if (have_last)
+        ref_msg_update(out, g, 7, last_actor, "turn", last, a);
+}
+
+static void run(int players, int setup, int games, uint64_t first_seed)
+{
+    char options[512];
+    g->options_default(options);
+    g->options_set(options, "players", players == 4 ? "4" : "2");
+    g->options_set(options, "setup", setup == WC_SETUP_DRAFT ? "draft" : "dealt");
+    static game_action legal[GAME_MAX_ACTIONS];
+    msgpack_sbuffer mine, theirs;
+    msgpack_sbuffer_init(&mine);
+    msgpack_sbuffer_init(&theirs);
+    wc_rng rng;
+    wc_rng_seed(&rng, first_seed, 17);
+    long compared = 0;
+    for (int game = 0; game < games; game++) {
+        wc_state s;
+        assert_null(g->init(&s, options, first_seed + (uint64_t)game));
+        game_action last = 0;
+        int have_last = 0, last_actor = 0;
+        while (g->to_move(&s) >= 0) {
+            for (int b = 0; b < s.nseats; b++) {
+                wc_state other = s;
+                scramble(&other, b, &rng);
+                for (int a = 0; a < s.nseats; a++) {
+                    if (a == b)
+                        continue;
+                    messages_for(&s, a, have_last, last, last_actor, &mine);
+                    messages_for(&other, a, have_last, last, last_actor, &theirs);
+                    if (mine.size != theirs.size || memcmp(mine.data, theirs.data, mine.size))
+                        fail_msg("game %d: seat %d's messages depend on seat %d's hidden coins",
+                                 game, a, b);
+                    compared++;
+                }
+            }
+            int n = g->legal(&s, legal);
+            last_actor = g->to_move(&s);
+            last = legal[wc_rng_below(&rng, (uint32_t)n)];
+            have_last = 1;
+            g->apply(&s, last);
+        }
+    }
+    assert_true(compared > games);
+    msgpack_sbuffer_destroy(&mine);
+    msgpack_sbuffer_destroy(&theirs);
+}
+
+static int games(int fallback)
+{
+    const char *env = getenv("WC_TEST_GAMES");
+    int n = env ? atoi(env) / 10 : 0;
+    return n > 0 ? n : fallback;
+}
+
+static void test_two_players_dealt(void **state) { run(2, WC_SETUP_DEALT, games(300), 1); }
+static void test_two_players_draft(void **state) { run(2, WC_SETUP_DRAFT, games(300) / 2, 5001); }
+static void test_four_players(void **state) { run(4, WC_SETUP_DEALT, games(300) / 4, 9001); }
+
+/* The check can fail: a message that carried the hidden hand would differ. */
+static void test_the_check_sees_a_leak(void **state)
+{
+    char options[512];
+    g->options_default(options);
+    wc_state s, other;
+    g->init(&s, options, 3);
+    wc_rng rng;
+    wc_rng_seed(&rng, 3, 3);
+    other = s;
+    scramble(&other, 1, &rng);
+    msgpack_sbuffer mine, theirs;
+    msgpack_sbuffer_init(&mine);
+    msgpack_sbuffer_init(&theirs);
+    g->pack_observation(&(msgpack_packer){ &mine, msgpack_sbuffer_write }, &s, 1);
+    g->pack_observation(&(msgpack_packer){ &theirs, msgpack_sbuffer_write }, &other, 1);
+    /* Seat 1's own view does show its own coins, and they moved. */
+    assert_true(mine.size != theirs.size || memcmp(mine.data, theirs.data, mine.size) != 0 ||
+                memcmp(s.coins[1], other.coins[1], sizeof s.coins[1]) == 0);
+    msgpack_sbuffer_destroy(&mine);
+    msgpack_sbuffer_destroy(&theirs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_check_sees_a_leak),
+        cmocka_unit_test(test_two_players_dealt),
+        cmocka_unit_test(test_two_players_draft),
+        cmocka_unit_test(test_four_players),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
