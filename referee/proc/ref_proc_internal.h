@@ -1,0 +1,47 @@
+/*
+ * ref_proc_internal.h - helpers shared by ref_proc_spawn.c (starting a
+ * bot), ref_proc.c (its life and end) and ref_proc_reap.c (finding and
+ * killing processes through /proc). Not part of the API.
+ */
+#ifndef REF_PROC_INTERNAL_H
+#define REF_PROC_INTERNAL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include "ref_proc.h"
+
+/* Closes *fd if open and marks it closed, so a second call is harmless. */
+static inline void ref_proc_close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* Milliseconds on the monotonic clock, for deadlines. */
+int64_t ref_proc_now_ms(void);
+/* Sleeps ms milliseconds (ms <= 0: returns at once), resuming after
+ * signals so the caller's deadline arithmetic stays simple. */
+void ref_proc_sleep_ms(int ms);
+
+/* One line of /proc/[pid]/stat, the fields we need. */
+typedef struct ref_proc_entry {
+    pid_t pid, ppid, pgrp;
+    char state; /* 'Z' for a zombie */
+} ref_proc_entry;
+
+/* Lists the processes with that parent (ppid > 0) and/or in that process
+ * group (pgrp > 0). Stores at most cap in out; returns how many matched
+ * (possibly more than cap), or -1 when /proc cannot be read. Processes that
+ * vanish during the scan are skipped. */
+int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap);
+
+/* One pass over the members of process group pgid other than its leader
+ * pgid (which must be an unreaped child of ours, so the id cannot have
+ * been reused): reaps the members that are our zombies, sends sig (0 =
+ * none) to the live ones. Returns how many members are left, zombies
+ * included, with the live ones in *live; -1 without /proc. */
+int ref_proc_group_pass(pid_t pgid, int sig, int *live);
+
+#endif /* REF_PROC_INTERNAL_H */
