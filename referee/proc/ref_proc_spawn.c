@@ -13,6 +13,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -258,8 +259,19 @@ static char **build_env(char *const extra[], char *err, size_t errsize)
     return env;
 }
 
+/* The child's next report, or EOF after its exec. Bounded, so that a
+ * child stuck before exec can never hang the referee: -2 on time out. */
+#define SPAWN_REPORT_MS 10000
+
 static ssize_t read_report(int fd, struct child_report *r)
 {
+    struct pollfd pfd = { fd, POLLIN, 0 };
+    int ready;
+    do
+        ready = poll(&pfd, 1, SPAWN_REPORT_MS);
+    while (ready < 0 && errno == EINTR);
+    if (ready == 0)
+        return -2;
     ssize_t n;
     do
         n = read(fd, r, sizeof *r);
@@ -395,11 +407,16 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
             n = read_report(stp[0], &r);
             if (n == (ssize_t)sizeof r)
                 report_child_failure(&c, &r, err, errsize);
+            else if (n == -2)
+                set_err(err, errsize, "the bot's process did not start within %d ms",
+                        SPAWN_REPORT_MS);
             else
                 failed = 0;
         }
     } else if (n == (ssize_t)sizeof r) {
         report_child_failure(&c, &r, err, errsize);
+    } else if (n == -2) {
+        set_err(err, errsize, "the bot's process did not start within %d ms", SPAWN_REPORT_MS);
     } else {
         set_err(err, errsize, "the bot's process ended during its setup");
     }
