@@ -160,3 +160,12 @@ int mps_get_int(const msgpack_object *map, const char *key, int64_t *out)
         return -1;
     return 0;
 }
+
+int mps_get_u64(const msgpack_object *map, const char *key, uint64_t *out)
+{
+    const msgpack_object *v = mps_get(map, key);
+    if (!v || v->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+        return -1;
+    *out = v->via.u64;
+    return 0;
+}

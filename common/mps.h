@@ -28,5 +28,6 @@ int mps_decode(const char *data, size_t size, msgpack_unpacked *result);
 const msgpack_object *mps_get(const msgpack_object *map, const char *key);
 int mps_get_str(const msgpack_object *map, const char *key, char *buf, size_t size);
 int mps_get_int(const msgpack_object *map, const char *key, int64_t *out);
+int mps_get_u64(const msgpack_object *map, const char *key, uint64_t *out);
 
 #endif

@@ -11,20 +11,25 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "game.h"
 #include "ref_match.h"
 #include "ref_record.h"
 
 #include "ref_bench.h"
+#include "ref_worker.h"
 
 static const char usage_text[] =
     "usage: referee play --bot CMD --bot CMD [options]\n"
     "       referee replay FILE\n"
     "       referee show FILE\n"
     "       referee bench [--games N] [--bot CMD]\n"
+    "       referee worker --connect ENDPOINT      play matches an arena hands out\n"
     "\n"
     "play options:\n"
     "  --seed N            match seed (default 1)\n"
@@ -88,14 +93,13 @@ static int print_result(const ref_record *r, const char *record_path)
     return 0;
 }
 
-static int cmd_play(int argc, char **argv)
+/* `play` with the game's options allocated by cmd_play, which frees them
+ * on every return. */
+static int play_with(int argc, char **argv, void *options)
 {
     const game_api *g = &game_warchest;
     ref_config c;
     ref_config_default(&c);
-    void *options = calloc(1, g->options_size);
-    if (!options)
-        return die("%s", "out of memory");
     g->options_default(options);
     const char *record_path = NULL;
     int quiet = 0;
@@ -192,6 +196,10 @@ static int cmd_play(int argc, char **argv)
     c.options = options;
     if (c.nbots == 0)
         return die("%s", "no bots: give --bot CMD once per seat");
+    struct stat st;
+    if (c.log_dir && (stat(c.log_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+                      access(c.log_dir, W_OK | X_OK) != 0))
+        return die("cannot write bot logs into the directory %s", c.log_dir);
     if (record_path) {
         FILE *probe = fopen(record_path, "w");
         if (!probe)
@@ -217,6 +225,15 @@ static int cmd_play(int argc, char **argv)
     else
         print_result(&rec, record_path);
     ref_record_free(&rec);
+    return rc;
+}
+
+static int cmd_play(int argc, char **argv)
+{
+    void *options = calloc(1, game_warchest.options_size);
+    if (!options)
+        return die("%s", "out of memory");
+    int rc = play_with(argc, argv, options);
     free(options);
     return rc;
 }
@@ -295,8 +312,19 @@ static int cmd_show(const char *path)
     return 0;
 }
 
+/* A referee told to stop takes its bots with it, then stops as asked. */
+static void on_stop(int sig)
+{
+    ref_proc_kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+    signal(SIGTERM, on_stop);
+    signal(SIGINT, on_stop);
+    signal(SIGHUP, on_stop);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage_text, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -310,5 +338,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "bench"))
         return ref_bench_main(argc, argv);
-    return die("unknown command '%s' (play, replay, show, bench)", argv[1]);
+    if (!strcmp(argv[1], "worker"))
+        return ref_worker_main(argc, argv);
+    return die("unknown command '%s' (play, replay, show, bench, worker)", argv[1]);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: a normal build, then the same suite under AddressSanitizer
-# and UndefinedBehaviorSanitizer. Usage: scripts/test.sh [--fast]
-# (--fast skips the sanitizer pass.)
+# Runs every test: a normal build; then the unit tests under valgrind, and
+# the whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Usage: scripts/test.sh [--fast]   (--fast skips valgrind and sanitizers.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -12,6 +12,7 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ "${1:-}" != "--fast" ]; then
+  scripts/valgrind.sh build
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -217,6 +217,36 @@ static void wait_group(pid_t group, int64_t deadline_ms, int sig)
     }
 }
 
+/* Live process groups, for ref_proc_kill_all. Plain words: a signal
+ * handler reads them, and a stale entry only costs a kill() of a group
+ * that is gone (group ids are not reused while our zombie leader holds
+ * the id, and entries leave before the leader is reaped). */
+#define REGISTRY 64
+static volatile sig_atomic_t groups[REGISTRY];
+
+void ref_proc_register_group(pid_t pgid)
+{
+    for (int i = 0; i < REGISTRY; i++)
+        if (!groups[i]) {
+            groups[i] = pgid;
+            return;
+        }
+}
+
+static void unregister_group(pid_t pgid)
+{
+    for (int i = 0; i < REGISTRY; i++)
+        if (groups[i] == pgid)
+            groups[i] = 0;
+}
+
+void ref_proc_kill_all(void)
+{
+    for (int i = 0; i < REGISTRY; i++)
+        if (groups[i] > 0)
+            kill(-(pid_t)groups[i], SIGKILL);
+}
+
 void ref_proc_kill(ref_proc *p, int grace_ms)
 {
     if (!p || !p->live)
@@ -237,6 +267,7 @@ void ref_proc_kill(ref_proc *p, int grace_ms)
         if (wait_leader(p, deadline))
             wait_group(group, deadline, 0);
         kill(-group, SIGKILL);
+        unregister_group(group);
         deadline = ref_proc_now_ms() + KILL_REAP_MS;
         if (wait_leader(p, deadline)) {
             if (!p->reaped) {

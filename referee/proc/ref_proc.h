@@ -184,4 +184,9 @@ const char *ref_proc_exit_text(int status, char *buf, size_t size);
  * process. Counters and status stay readable. Idempotent. */
 void ref_proc_close(ref_proc *p);
 
+/* SIGKILLs every live bot's process group, sh leader and all. Async-signal
+ * safe: for a referee's SIGTERM/SIGINT handler, so that a referee stopped
+ * (or a worker whose arena died) takes its bots with it. */
+void ref_proc_kill_all(void);
+
 #endif /* REF_PROC_H */

@@ -44,4 +44,7 @@ int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap);
  * included, with the live ones in *live; -1 without /proc. */
 int ref_proc_group_pass(pid_t pgid, int sig, int *live);
 
+/* ref_proc.c: the live groups ref_proc_kill_all signals. */
+void ref_proc_register_group(pid_t pgid);
+
 #endif /* REF_PROC_INTERNAL_H */

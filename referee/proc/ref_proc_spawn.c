@@ -435,6 +435,7 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
         (void)fcntl(out[0], F_SETFL, fl | O_NONBLOCK);
     p->live = 1;
     p->pid = pid;
+    ref_proc_register_group(pid);
 #ifdef SYS_pidfd_open
     p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (p->pidfd < 0)

@@ -1,0 +1,594 @@
+/*
+ * arena.c - the `arena` program: bots, tournaments, standings, replays.
+ *
+ *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V]
+ *   arena [--db FILE] bot list | bot remove NAME
+ *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
+ *   arena [--db FILE] standings | crosstable [--tournament ID] [--format F]
+ *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check
+ *   arena bench [--games N]
+ *
+ * Every command has --help. Bad arguments exit 2 with one line naming the
+ * problem; nothing stored is ever touched by a command that fails.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena_bench.h"
+#include "arena_db.h"
+#include "arena_plan.h"
+#include "arena_report.h"
+#include "arena_tourney.h"
+#include "game.h"
+#include "ref_match.h"
+#include "ref_record.h"
+
+static const char *db_path = "arena.db";
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "arena: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static arena_db *open_db(int create)
+{
+    arena_db *db;
+    char err[512];
+    if (arena_db_open(&db, db_path, create, err, sizeof err) < 0) {
+        fail("%s", err);
+        return NULL;
+    }
+    return db;
+}
+
+/* The binary next to ours: build/arena/arena -> build/referee/referee. */
+static void sibling(const char *rel, char *buf, size_t size)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    snprintf(buf, size, "%s/%s", dirname(exe), rel);
+}
+
+/* ---- bots --------------------------------------------------------------- */
+
+static const char bot_help[] =
+    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V]\n"
+    "       arena bot list\n"
+    "       arena bot remove NAME      (its past matches are kept)\n";
+
+static int cmd_bot(int argc, char **argv)
+{
+    if (argc < 1 || wants_help(argc, argv)) {
+        fputs(bot_help, argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    char err[512];
+    if (!strcmp(argv[0], "add")) {
+        if (argc < 2 || argv[1][0] == '-')
+            return fail("bot add needs a NAME");
+        arena_bot b;
+        memset(&b, 0, sizeof b);
+        snprintf(b.name, sizeof b.name, "%s", argv[1]);
+        for (int i = 2; i < argc; i++) {
+            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+            char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
+                      : !strcmp(argv[i], "--version") ? b.version : NULL;
+            size_t cap = dst == b.cmd ? sizeof b.cmd : dst == b.cwd ? sizeof b.cwd : sizeof b.version;
+            if (!dst)
+                return fail("bot add: unknown option '%s'", argv[i]);
+            if (!v)
+                return fail("bot add: %s needs a value", argv[i]);
+            if (strlen(v) >= cap)
+                return fail("bot add: %s is too long", argv[i]);
+            snprintf(dst, cap, "%s", v);
+            i++;
+        }
+        if (!b.cmd[0])
+            return fail("bot add: --cmd is required");
+        if (b.cwd[0] && access(b.cwd, X_OK) != 0)
+            return fail("bot add: no directory %s", b.cwd);
+        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+            return fail("bot add %s: %s", b.name, err);
+        arena_db *db = open_db(1);
+        if (!db)
+            return 2;
+        int rc = arena_db_bot_add(db, &b, err, sizeof err);
+        arena_db_close(db);
+        if (rc < 0)
+            return fail("%s", err);
+        printf("added bot %s\n", b.name);
+        return 0;
+    }
+    if (!strcmp(argv[0], "list")) {
+        arena_db *db = open_db(0);
+        if (!db)
+            return 2;
+        arena_bot *bots;
+        int n = arena_db_bot_list(db, &bots);
+        arena_db_close(db);
+        if (n < 0)
+            return fail("cannot list bots");
+        printf("%-20s %-10s %s\n", "bot", "version", "command");
+        for (int i = 0; i < n; i++)
+            printf("%-20s %-10s %s%s%s\n", bots[i].name, bots[i].version[0] ? bots[i].version : "-",
+                   bots[i].cmd, bots[i].cwd[0] ? "   (in " : "", bots[i].cwd[0] ? bots[i].cwd : "");
+        free(bots);
+        return 0;
+    }
+    if (!strcmp(argv[0], "remove")) {
+        if (argc != 2)
+            return fail("bot remove needs exactly one NAME");
+        arena_db *db = open_db(0);
+        if (!db)
+            return 2;
+        int rc = arena_db_bot_remove(db, argv[1], err, sizeof err);
+        arena_db_close(db);
+        if (rc < 0)
+            return fail("%s", err);
+        printf("removed bot %s (its matches are kept)\n", argv[1]);
+        return 0;
+    }
+    return fail("unknown bot command '%s' (add, list, remove)", argv[0]);
+}
+
+/* ---- tournaments -------------------------------------------------------- */
+
+static const char tournament_help[] =
+    "usage: arena tournament [options] [BOTS...]     (no BOTS: every registered bot)\n"
+    "       arena tournament --resume                (carry on the last unfinished one)\n"
+    "  --format F          round-robin (default) or gauntlet (the first bot plays all others)\n"
+    "  --games N           games per pairing, even: seed pairs with seats swapped (default 10)\n"
+    "  --setup S           dealt (default), draft, first-game, gaugamela, bannockburn, crecy\n"
+    "  --concurrency K     matches at once (default: the number of cores)\n"
+    "  --seed N            tournament seed; every match seed derives from it (default 1)\n"
+    "  --royal-guard R     2018 (default) or revised\n"
+    "  --round-limit N     rounds before a draw (default 100)\n"
+    "  --move-ms N, --bank-ms N, --handshake-ms N, --strikes N    time control (see referee)\n"
+    "  --elo-k K           live Elo K factor (default 16)\n"
+    "  --listen ENDPOINT   also take remote workers: referee worker --connect ENDPOINT\n"
+    "  --referee PATH      the referee binary (default: next to this one)\n"
+    "  --quiet             no progress, no standings\n"
+    "Running the same command again resumes it: stored matches are not played twice.\n";
+
+static int cmd_tournament(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(tournament_help, stdout);
+        return 0;
+    }
+    arena_spec spec;
+    arena_spec_default(&spec);
+    arena_run run = { 0 };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    run.concurrency = cores > 0 ? (int)cores : 1;
+    char referee[PATH_MAX + 32], err[512];
+    sibling("../referee/referee", referee, sizeof referee);
+    run.referee = referee;
+    const game_api *g = &game_warchest;
+    char gopts[1024];
+    g->options_default(gopts);
+    int resume = 0;
+    const char *names[64];
+    int nnames = 0;
+    int64_t v;
+    for (int i = 0; i < argc; i++) {
+        const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (f[0] != '-') {
+            if (nnames == 64)
+                return fail("at most 64 bots in a tournament");
+            names[nnames++] = f;
+            continue;
+        }
+        if (!strcmp(f, "--resume")) {
+            resume = 1;
+            continue;
+        }
+        if (!strcmp(f, "--quiet")) {
+            run.quiet = 1;
+            continue;
+        }
+        if (!val)
+            return fail("%s needs a value", f);
+        i++;
+        const char *key = NULL;
+        if (!strcmp(f, "--format")) {
+            if ((spec.format = arena_format_parse(val)) < 0)
+                return fail("--format must be round-robin or gauntlet, not '%s'", val);
+        } else if (!strcmp(f, "--games")) {
+            if (parse_i64(val, 1, 1000000, &v) < 0)
+                return fail("--games wants a positive whole number, not '%s'", val);
+            spec.games = (int)v;
+        } else if (!strcmp(f, "--concurrency")) {
+            if (parse_i64(val, 1, 128, &v) < 0)
+                return fail("--concurrency must be from 1 to 128, not '%s'", val);
+            run.concurrency = (int)v;
+        } else if (!strcmp(f, "--seed")) {
+            char *end;
+            errno = 0;
+            spec.seed = strtoull(val, &end, 10);
+            if (errno || !*val || *end || *val == '-')
+                return fail("--seed wants a whole number, not '%s'", val);
+        } else if (!strcmp(f, "--elo-k")) {
+            char *end;
+            spec.elo_k = strtod(val, &end);
+            if (*end || !(spec.elo_k > 0 && spec.elo_k <= 400))
+                return fail("--elo-k must be a number from 0 to 400, not '%s'", val);
+        } else if (!strcmp(f, "--setup")) {
+            key = "setup";
+        } else if (!strcmp(f, "--royal-guard")) {
+            key = "royal_guard";
+        } else if (!strcmp(f, "--round-limit")) {
+            key = "round_limit";
+        } else if (!strcmp(f, "--move-ms") || !strcmp(f, "--bank-ms") ||
+                   !strcmp(f, "--handshake-ms") || !strcmp(f, "--strikes")) {
+            if (parse_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
+                return fail("bad value for %s: '%s'", f, val);
+            if (f[2] == 'm') spec.move_ms = v;
+            else if (f[2] == 'b') spec.bank_ms = v;
+            else if (f[2] == 'h') spec.handshake_ms = v;
+            else spec.strikes = (int)v;
+        } else if (!strcmp(f, "--listen")) {
+            run.listen = val;
+        } else if (!strcmp(f, "--referee")) {
+            snprintf(referee, sizeof referee, "%s", val);
+        } else {
+            return fail("unknown option '%s' (see arena tournament --help)", f);
+        }
+        if (key) {
+            const char *why = g->options_set(gopts, key, val);
+            if (why)
+                return fail("%s", why);
+        }
+    }
+    g->options_format(gopts, spec.options, sizeof spec.options);
+
+    arena_db *db = open_db(0);
+    if (!db) {
+        fprintf(stderr, "arena: register bots first: arena bot add NAME --cmd CMD\n");
+        return 2;
+    }
+    int rc = 2;
+    if (resume) {
+        arena_tournament t;
+        if (nnames || arena_db_tournament_latest_unfinished(db, &t) != 0) {
+            fail(nnames ? "--resume takes no bots: it carries on the last tournament"
+                        : "no unfinished tournament to resume");
+            goto out;
+        }
+        if (arena_spec_parse_key(t.key, &spec) < 0) {
+            fail("tournament %" PRId64 " cannot be resumed: unreadable description", t.id);
+            goto out;
+        }
+    } else if (nnames) {
+        for (int i = 0; i < nnames; i++) {
+            arena_bot b;
+            int found = arena_db_bot_by_name(db, names[i], &b);
+            if (found != 0) {
+                fail(found > 0 ? "unknown bot '%s' (see arena bot list)" : "cannot look up '%s'",
+                     names[i]);
+                goto out;
+            }
+            for (int j = 0; j < spec.nbots; j++)
+                if (spec.bot[j] == b.id) {
+                    fail("bot '%s' is named twice", names[i]);
+                    goto out;
+                }
+            spec.bot[spec.nbots++] = b.id;
+        }
+    } else {
+        arena_bot *bots;
+        int n = arena_db_bot_list(db, &bots);
+        for (int i = 0; i < n && i < 64; i++)
+            spec.bot[spec.nbots++] = bots[i].id;
+        if (n > 0)
+            free(bots);
+    }
+    const char *why;
+    if (arena_plan_size(spec.format, spec.nbots, spec.games, &why) < 0) {
+        fail("%s", why);
+        goto out;
+    }
+    for (int i = 0; i < spec.nbots; i++) {
+        arena_bot b;
+        if (arena_db_bot_by_id(db, spec.bot[i], &b) != 0 || b.removed) {
+            fail("bot %" PRId64 " is no longer registered", spec.bot[i]);
+            goto out;
+        }
+        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0) {
+            fail("bot %s: %s", b.name, err);
+            goto out;
+        }
+    }
+    int64_t tid = 0;
+    if (arena_tourney_run(db, &spec, &run, &tid, err, sizeof err) < 0) {
+        fail("%s", err);
+        rc = 1;
+        goto out;
+    }
+    rc = 0;
+    if (!run.quiet) {
+        printf("tournament %" PRId64 " finished\n\n", tid);
+        if (arena_standings(db, tid, ARENA_TABLE, stdout, err, sizeof err) < 0)
+            rc = fail("%s", err);
+    }
+out:
+    arena_db_close(db);
+    return rc;
+}
+
+/* ---- reports ------------------------------------------------------------ */
+
+static int cmd_report(int argc, char **argv, int crosstable)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: arena %s [--tournament ID] [--format table|csv|json]\n",
+               crosstable ? "crosstable" : "standings");
+        return 0;
+    }
+    int64_t tid = 0;
+    int format = ARENA_TABLE;
+    for (int i = 0; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--tournament") && val) {
+            if (parse_i64(val, 1, INT64_MAX, &tid) < 0)
+                return fail("--tournament wants a tournament number, not '%s'", val);
+        } else if (!strcmp(argv[i], "--format") && val) {
+            if ((format = arena_report_format(val)) < 0)
+                return fail("--format must be table, csv or json, not '%s'", val);
+        } else {
+            return fail("unknown option '%s'", argv[i]);
+        }
+        i++;
+    }
+    arena_db *db = open_db(0);
+    if (!db)
+        return 2;
+    char err[512];
+    arena_tournament t;
+    int rc = 0;
+    if (tid && arena_db_tournament_get(db, tid, &t) != 0)
+        rc = fail("no tournament %" PRId64, tid);
+    else if ((crosstable ? arena_crosstable : arena_standings)(db, tid, format, stdout, err,
+                                                               sizeof err) < 0)
+        rc = fail("%s", err);
+    arena_db_close(db);
+    return rc;
+}
+
+/* ---- replay and rerun --------------------------------------------------- */
+
+static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record *rec,
+                      const game_api **g)
+{
+    int64_t id;
+    char err[256];
+    if (parse_i64(arg, 1, INT64_MAX, &id) < 0)
+        return fail("a match number is wanted, not '%s'", arg);
+    if (arena_db_match_get(db, id, m) != 0)
+        return fail("no match %" PRId64, id);
+    FILE *f = fmemopen(m->record, strlen(m->record), "r");
+    int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
+    if (f)
+        fclose(f);
+    if (rc < 0) {
+        arena_match_free(m);
+        return fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
+    }
+    return 0;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+    if (argc != 1 || wants_help(argc, argv)) {
+        puts("usage: arena replay MATCH_ID    (re-simulate the stored record and verify it)");
+        return argc == 1 ? 0 : 2;
+    }
+    arena_db *db = open_db(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    ref_record rec;
+    const game_api *g;
+    int rc = load_match(db, argv[0], &m, &rec, &g);
+    arena_db_close(db);
+    if (rc)
+        return rc;
+    char err[256];
+    if (ref_record_verify(&rec, g, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: match %" PRId64 ": mismatch: %s\n", m.id, err);
+        rc = 1;
+    } else {
+        printf("match %" PRId64 ": verified, %zu decisions, %s, hash %016" PRIx64 "\n", m.id,
+               rec.ndecisions, rec.reason, rec.hash);
+    }
+    ref_record_free(&rec);
+    arena_match_free(&m);
+    return rc;
+}
+
+static int cmd_rerun(int argc, char **argv)
+{
+    if (argc != 1 || wants_help(argc, argv)) {
+        puts("usage: arena rerun MATCH_ID    (play it again: same bots, same seed)");
+        return argc == 1 ? 0 : 2;
+    }
+    arena_db *db = open_db(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    ref_record old, fresh;
+    const game_api *g;
+    int rc = load_match(db, argv[0], &m, &old, &g);
+    if (rc) {
+        arena_db_close(db);
+        return rc;
+    }
+    ref_config c;
+    ref_config_default(&c);
+    arena_tournament t;
+    arena_spec spec;
+    if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&
+        arena_spec_parse_key(t.key, &spec) == 0) {
+        c.move_ms = spec.move_ms;
+        c.bank_ms = spec.bank_ms;
+        c.handshake_ms = spec.handshake_ms;
+        c.strikes = spec.strikes;
+    }
+    arena_bot bots[ARENA_MAX_SEATS];
+    for (int i = 0; i < m.seats; i++) {
+        arena_db_bot_by_id(db, m.bot[i], &bots[i]);
+        c.bot_cmd[i] = bots[i].cmd;
+        c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
+    }
+    arena_db_close(db);
+    char err[512], options[1024];
+    g->options_default(options);
+    c.game = g;
+    c.options = options;
+    c.seed = m.seed;
+    c.nbots = m.seats;
+    ref_record_init(&fresh);
+    if (game_options_parse(g, options, m.options, err, sizeof err) < 0 ||
+        ref_match_play(&c, &fresh, err, sizeof err) < 0) {
+        rc = fail("rerun failed: %s", err);
+        goto out;
+    }
+    size_t diverge = 0;
+    while (diverge < old.ndecisions && diverge < fresh.ndecisions &&
+           old.decisions[diverge].action == fresh.decisions[diverge].action)
+        diverge++;
+    int same = diverge == old.ndecisions && diverge == fresh.ndecisions &&
+               !strcmp(old.reason, fresh.reason) && old.hash == fresh.hash;
+    for (int i = 0; i < m.seats; i++)
+        same = same && old.score[i] == fresh.score[i];
+    printf("match %" PRId64 " rerun: %s (%s), %zu decisions, hash %016" PRIx64 "\n", m.id,
+           fresh.reason, fresh.detail, fresh.ndecisions, fresh.hash);
+    if (same) {
+        printf("identical to the stored match\n");
+    } else {
+        printf("different from the stored match (%s, %zu decisions, hash %016" PRIx64 "): "
+               "the decisions first differ at #%zu\n", old.reason, old.ndecisions, old.hash,
+               diverge + 1);
+        rc = 1;
+    }
+out:
+    ref_record_free(&old);
+    ref_record_free(&fresh);
+    arena_match_free(&m);
+    return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    if (argc || wants_help(argc, argv)) {
+        puts("usage: arena check    (stored ratings must equal a recompute from the matches)");
+        return argc ? 2 : 0;
+    }
+    arena_db *db = open_db(0);
+    if (!db)
+        return 2;
+    char err[512];
+    int rc = arena_db_check_ratings(db, err, sizeof err);
+    arena_db_close(db);
+    if (rc < 0)
+        return fail("cannot check: %s", err);
+    if (rc > 0) {
+        fprintf(stderr, "arena: ratings differ from the matches: %s\n", err);
+        return 1;
+    }
+    printf("ratings equal a recompute from the match table\n");
+    return 0;
+}
+
+static const char usage[] =
+    "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
+    "  bot add|list|remove    register the bots that play\n"
+    "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
+    "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
+    "  crosstable             results pair by pair\n"
+    "  replay MATCH_ID        verify a stored match record\n"
+    "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
+    "  check                  stored ratings against a recompute from the matches\n"
+    "  bench                  matches per minute at concurrency 1 and 2\n"
+    "Each command takes --help.\n";
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    while (i < argc && !strcmp(argv[i], "--db")) {
+        if (i + 1 >= argc)
+            return fail("--db needs a file name");
+        db_path = argv[i + 1];
+        i += 2;
+    }
+    if (i >= argc || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        printf(usage);
+        return i >= argc ? 2 : 0;
+    }
+    const char *cmd = argv[i];
+    /* --db may also come after the command. */
+    char *rest[256];
+    int n = 0;
+    for (int k = i + 1; k < argc && n < 256; k++) {
+        if (!strcmp(argv[k], "--db")) {
+            if (k + 1 >= argc)
+                return fail("--db needs a file name");
+            db_path = argv[++k];
+            continue;
+        }
+        rest[n++] = argv[k];
+    }
+    if (!strcmp(cmd, "bot"))
+        return cmd_bot(n, rest);
+    if (!strcmp(cmd, "tournament"))
+        return cmd_tournament(n, rest);
+    if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable"))
+        return cmd_report(n, rest, cmd[0] == 'c');
+    if (!strcmp(cmd, "replay"))
+        return cmd_replay(n, rest);
+    if (!strcmp(cmd, "rerun"))
+        return cmd_rerun(n, rest);
+    if (!strcmp(cmd, "check"))
+        return cmd_check(n, rest);
+    if (!strcmp(cmd, "bench")) {
+        char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
+        sibling("../referee/referee", referee, sizeof referee);
+        sibling("../agents/random", bot, sizeof bot);
+        return arena_bench_main(n, rest, referee, bot);
+    }
+    return fail("unknown command '%s' (see arena --help)", cmd);
+}

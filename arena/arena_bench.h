@@ -1,0 +1,10 @@
+/*
+ * arena_bench.h - `arena bench`: matches per minute at concurrency 1 and 2
+ * over the same matches, and their ratio (arena_bench.c).
+ */
+#ifndef ARENA_BENCH_H
+#define ARENA_BENCH_H
+
+int arena_bench_main(int argc, char **argv, const char *referee, const char *bot);
+
+#endif

@@ -1,0 +1,581 @@
+/*
+ * arena_db.c - opening the arena's SQLite database and migrating its
+ * schema, the helpers the other arena_db_*.c files share, and the bots.
+ *
+ * The schema is an ordered list of migration scripts; PRAGMA user_version
+ * counts how many have been applied, each in its own transaction, so a
+ * database is always at exactly one version. Tournaments, matches and
+ * ratings live in arena_db_match.c, reports and the replay check in
+ * arena_db_check.c (see arena_db_internal.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "arena_db_internal.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* 'ArNa' in the header's application_id: tells our files from other
+ * SQLite files that happen to have a user_version. */
+#define ADB_APPLICATION_ID 1098010209
+
+/* ---- schema ------------------------------------------------------------- */
+
+/*
+ * Times are Unix milliseconds. Seeds are 64-bit patterns stored as signed
+ * INTEGER; hashes are 16 lower-case hex digits. Bots are never deleted
+ * (removed_at marks them) so every match keeps its bots.
+ */
+static const char *const migrations[] = {
+    /* 1: the first schema */
+    "CREATE TABLE bots("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  cmd TEXT NOT NULL,"
+    "  cwd TEXT NOT NULL DEFAULT '',"
+    "  version TEXT NOT NULL DEFAULT '',"
+    "  added_at INTEGER NOT NULL,"
+    "  removed_at INTEGER);"
+    "CREATE UNIQUE INDEX bots_registered_name ON bots(name) WHERE removed_at IS NULL;"
+    "CREATE TABLE tournaments("
+    "  id INTEGER PRIMARY KEY,"
+    "  key TEXT NOT NULL UNIQUE,"
+    "  format TEXT NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  bots TEXT NOT NULL,"
+    "  planned INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL,"
+    "  finished_at INTEGER);"
+    "CREATE TABLE matches("
+    "  id INTEGER PRIMARY KEY,"
+    "  tournament_id INTEGER REFERENCES tournaments(id),"
+    "  game_index INTEGER NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seats INTEGER NOT NULL CHECK (seats IN (2, 4)),"
+    "  bot0 INTEGER NOT NULL REFERENCES bots(id),"
+    "  bot1 INTEGER NOT NULL REFERENCES bots(id),"
+    "  bot2 INTEGER REFERENCES bots(id),"
+    "  bot3 INTEGER REFERENCES bots(id),"
+    "  score0 REAL NOT NULL,"
+    "  score1 REAL NOT NULL,"
+    "  score2 REAL,"
+    "  score3 REAL,"
+    "  reason TEXT NOT NULL,"
+    "  culprit INTEGER,"
+    "  detail TEXT NOT NULL,"
+    "  decisions INTEGER NOT NULL,"
+    "  hash TEXT NOT NULL CHECK (length(hash) = 16),"
+    "  record TEXT,"
+    "  started_ms INTEGER NOT NULL,"
+    "  finished_ms INTEGER NOT NULL,"
+    "  elo_k REAL NOT NULL,"
+    "  UNIQUE (tournament_id, game_index),"
+    "  CHECK ((seats = 2) = (bot2 IS NULL AND bot3 IS NULL"
+    "                        AND score2 IS NULL AND score3 IS NULL)));"
+    "CREATE TABLE ratings("
+    "  bot_id INTEGER PRIMARY KEY REFERENCES bots(id),"
+    "  elo REAL NOT NULL,"
+    "  games INTEGER NOT NULL);"
+    "CREATE TABLE rating_history("
+    "  match_id INTEGER NOT NULL REFERENCES matches(id),"
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  elo_before REAL NOT NULL,"
+    "  elo_after REAL NOT NULL,"
+    "  PRIMARY KEY (match_id, bot_id)) WITHOUT ROWID;"
+    "PRAGMA application_id = 1098010209;",
+};
+#define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* ---- shared helpers ----------------------------------------------------- */
+
+void adb_err(char *err, size_t size, const char *fmt, ...)
+{
+    if (!err || size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+    /* One line, whatever a path or sqlite's message contained. */
+    for (char *p = err; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
+int adb_sqlerr(arena_db *db, char *err, size_t size, const char *what)
+{
+    adb_err(err, size, "%s: %s", what, db && db->h ? sqlite3_errmsg(db->h) : "no database");
+    return -1;
+}
+
+sqlite3_stmt *adb_stmt(arena_db *db, const char *sql)
+{
+    for (int i = 0; i < db->ncache; i++)
+        if (db->cache[i].sql == sql) {
+            sqlite3_stmt *st = db->cache[i].st;
+            sqlite3_reset(st);
+            sqlite3_clear_bindings(st);
+            return st;
+        }
+    assert(db->ncache < ADB_CACHE);   /* a fixed set of call sites */
+    if (db->ncache >= ADB_CACHE)
+        return NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    db->cache[db->ncache].sql = sql;
+    db->cache[db->ncache].st = st;
+    db->ncache++;
+    return st;
+}
+
+void adb_done(sqlite3_stmt *st)
+{
+    if (st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    }
+}
+
+static int exec_simple(arena_db *db, const char *sql, char *err, size_t size, const char *what)
+{
+    if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return adb_sqlerr(db, err, size, what);
+    return 0;
+}
+
+int adb_begin(arena_db *db, char *err, size_t size)
+{
+    return exec_simple(db, "BEGIN IMMEDIATE", err, size, "cannot start a transaction");
+}
+
+int adb_begin_read(arena_db *db, char *err, size_t size)
+{
+    return exec_simple(db, "BEGIN", err, size, "cannot start a transaction");
+}
+
+int adb_commit(arena_db *db, char *err, size_t size)
+{
+    if (exec_simple(db, "COMMIT", err, size, "cannot commit") != 0) {
+        adb_rollback(db);
+        return -1;
+    }
+    return 0;
+}
+
+void adb_rollback(arena_db *db)
+{
+    /* Harmless when SQLite already rolled back on its own (it does after
+     * some errors); the transaction is gone either way. */
+    if (!sqlite3_get_autocommit(db->h))
+        sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int64_t adb_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size)
+{
+    assert(size > 0);
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, size, "%s", t ? (const char *)t : "");
+}
+
+int adb_text_ok(const char *s, size_t size, int nonempty)
+{
+    if (!s)
+        return 0;
+    size_t n = strnlen(s, size);
+    return n < size && (!nonempty || n > 0);
+}
+
+/* ---- open and migrate --------------------------------------------------- */
+
+/* A one-row, one-integer query; returns sqlite's result code. */
+static int query_int(arena_db *db, const char *sql, int64_t *out)
+{
+    sqlite3_stmt *st = NULL;
+    *out = 0;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            *out = sqlite3_column_int64(st, 0);
+            rc = SQLITE_OK;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static const char FOREIGN_TABLES[] =
+    "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'";
+static const char OUR_TABLES[] =
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+    "('bots', 'tournaments', 'matches', 'ratings', 'rating_history')";
+
+/* What the header says about the file: 0 fine (version in *version),
+ * -1 with the reason written. Read-only, so a file that is not ours is
+ * never touched. */
+static int inspect(arena_db *db, const char *path, int *version, char *err, size_t size)
+{
+    int64_t uv = 0, app = 0, tables = 0;
+    int rc = query_int(db, "PRAGMA user_version", &uv);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, "PRAGMA application_id", &app);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, FOREIGN_TABLES, &tables);
+    if ((rc & 0xff) == SQLITE_NOTADB) {
+        adb_err(err, size, "%s is not an arena database", path);
+        return -1;
+    }
+    if (rc != SQLITE_OK) {
+        adb_err(err, size, "cannot read %s: %s", path, sqlite3_errmsg(db->h));
+        return -1;
+    }
+    if ((app != 0 && app != ADB_APPLICATION_ID) || (uv == 0 && tables > 0) || uv < 0) {
+        adb_err(err, size, "%s is not an arena database", path);
+        return -1;
+    }
+    if (uv > LATEST) {
+        adb_err(err, size, "%s was written by a newer arena (schema %lld)", path, (long long)uv);
+        return -1;
+    }
+    *version = (int)uv;
+    return 0;
+}
+
+/* Applies the missing migrations, one transaction each. The version is
+ * read again inside each transaction: another process may have migrated
+ * while we waited for the write lock. */
+static int migrate(arena_db *db, const char *path, char *err, size_t size)
+{
+    for (;;) {
+        if (adb_begin(db, err, size) != 0)
+            return -1;
+        int v;
+        if (inspect(db, path, &v, err, size) != 0) {
+            adb_rollback(db);
+            return -1;
+        }
+        if (v == LATEST) {
+            adb_rollback(db);
+            break;
+        }
+        assert(v >= 0 && v < LATEST);
+        char set[64];
+        snprintf(set, sizeof set, "PRAGMA user_version = %d", v + 1);
+        char what[64];
+        snprintf(what, sizeof what, "cannot migrate to schema %d", v + 1);
+        if (exec_simple(db, migrations[v], err, size, what) != 0 ||
+            exec_simple(db, set, err, size, what) != 0) {
+            adb_rollback(db);
+            return -1;
+        }
+        if (adb_commit(db, err, size) != 0)
+            return -1;
+    }
+    int64_t ours = 0;
+    if (query_int(db, OUR_TABLES, &ours) != SQLITE_OK)
+        return adb_sqlerr(db, err, size, "cannot read the schema");
+    if (ours != 5) {
+        adb_err(err, size, "%s is not an arena database", path);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_pragmas(arena_db *db, char *err, size_t size)
+{
+    /* journal_mode answers with the mode now in force: a file system
+     * without shared memory would silently stay in "delete". */
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *mode = (const char *)sqlite3_column_text(st, 0);
+        if (!mode || (strcasecmp(mode, "wal") != 0 && strcasecmp(mode, "memory") != 0)) {
+            adb_err(err, size, "cannot use WAL mode (journal mode stays %s)", mode ? mode : "?");
+            sqlite3_finalize(st);
+            return -1;
+        }
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_OK) {
+        adb_sqlerr(db, err, size, "cannot set WAL mode");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    if (exec_simple(db, "PRAGMA synchronous = NORMAL", err, size, "cannot set synchronous") != 0 ||
+        exec_simple(db, "PRAGMA foreign_keys = ON", err, size, "cannot enable foreign keys") != 0)
+        return -1;
+    return 0;
+}
+
+int arena_db_open(arena_db **out, const char *path, int create, char *err, size_t size)
+{
+    if (!out) {
+        adb_err(err, size, "no place for the database handle");
+        return -1;
+    }
+    *out = NULL;
+    if (!path || !*path) {
+        adb_err(err, size, "the database path is empty");
+        return -1;
+    }
+    struct stat sb;
+    if (!create && stat(path, &sb) != 0 && errno == ENOENT) {
+        adb_err(err, size, "no database at %s", path);
+        return -1;
+    }
+    arena_db *db = calloc(1, sizeof *db);
+    if (!db) {
+        adb_err(err, size, "out of memory");
+        return -1;
+    }
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+        if (!db->h)
+            adb_err(err, size, "cannot open %s: out of memory", path);
+        else
+            adb_err(err, size, "cannot open %s: %s", path, sqlite3_errmsg(db->h));
+        arena_db_close(db);
+        return -1;
+    }
+    int version;
+    if (sqlite3_extended_result_codes(db->h, 1) != SQLITE_OK ||
+        sqlite3_busy_timeout(db->h, 5000) != SQLITE_OK) {
+        adb_sqlerr(db, err, size, "cannot configure the database");
+        arena_db_close(db);
+        return -1;
+    }
+    /* Look before writing anything (WAL mode writes the header). */
+    if (inspect(db, path, &version, err, size) != 0 ||
+        set_pragmas(db, err, size) != 0 ||
+        migrate(db, path, err, size) != 0) {
+        arena_db_close(db);
+        return -1;
+    }
+    *out = db;
+    return 0;
+}
+
+void arena_db_close(arena_db *db)
+{
+    if (!db)
+        return;
+    for (int i = 0; i < db->ncache; i++)
+        sqlite3_finalize(db->cache[i].st);
+    /* Every statement is finalized, so close cannot be refused as busy. */
+    int rc = sqlite3_close(db->h);
+    assert(rc == SQLITE_OK);
+    (void)rc;
+    free(db);
+}
+
+int arena_db_schema_version(arena_db *db)
+{
+    int64_t v;
+    if (!db || query_int(db, "PRAGMA user_version", &v) != SQLITE_OK)
+        return -1;
+    return (int)v;
+}
+
+/* ---- bots --------------------------------------------------------------- */
+
+static int name_ok(const char *name)
+{
+    if (!name)
+        return 0;
+    size_t n = 0;
+    for (; n < 64 && name[n]; n++) {
+        char c = name[n];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-'))
+            return 0;
+    }
+    return n >= 1 && n <= 63;
+}
+
+#define BAD_NAME "bot name must be 1-63 characters of letters, digits, '_', '.', '-'"
+
+static const char BOT_INSERT[] =
+    "INSERT INTO bots(name, cmd, cwd, version, added_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+
+int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
+{
+    if (!db || !bot) {
+        adb_err(err, size, "no database or no bot");
+        return -1;
+    }
+    if (!name_ok(bot->name)) {
+        adb_err(err, size, BAD_NAME);
+        return -1;
+    }
+    if (!adb_text_ok(bot->cmd, sizeof bot->cmd, 1)) {
+        adb_err(err, size, "bot %s: the command must be 1-%zu characters", bot->name,
+                sizeof bot->cmd - 1);
+        return -1;
+    }
+    if (!adb_text_ok(bot->cwd, sizeof bot->cwd, 0) ||
+        !adb_text_ok(bot->version, sizeof bot->version, 0)) {
+        adb_err(err, size, "bot %s: the directory or version is too long", bot->name);
+        return -1;
+    }
+    sqlite3_stmt *st = adb_stmt(db, BOT_INSERT);
+    if (!st)
+        return adb_sqlerr(db, err, size, "cannot add a bot");
+    int rc = sqlite3_bind_text(st, 1, bot->name, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, bot->cmd, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, bot->cwd, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 4, bot->version, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, adb_now_ms());
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    /* A single statement is its own transaction. */
+    if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+        adb_done(st);
+        adb_err(err, size, "a bot named %s is already registered", bot->name);
+        return -1;
+    }
+    if (rc != SQLITE_DONE) {
+        adb_sqlerr(db, err, size, "cannot add a bot");
+        adb_done(st);
+        return -1;
+    }
+    adb_done(st);
+    return 0;
+}
+
+static const char BOT_REMOVE[] =
+    "UPDATE bots SET removed_at = ?2 WHERE name = ?1 AND removed_at IS NULL";
+
+/* 0 removed; -1 with the reason, also when no registered bot has the name
+ * (callers treat any failure alike). */
+int arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size)
+{
+    if (!db) {
+        adb_err(err, size, "no database");
+        return -1;
+    }
+    if (!name_ok(name)) {
+        adb_err(err, size, BAD_NAME);
+        return -1;
+    }
+    sqlite3_stmt *st = adb_stmt(db, BOT_REMOVE);
+    if (!st)
+        return adb_sqlerr(db, err, size, "cannot remove a bot");
+    int rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, adb_now_ms());
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) {
+        adb_sqlerr(db, err, size, "cannot remove a bot");
+        adb_done(st);
+        return -1;
+    }
+    adb_done(st);
+    if (sqlite3_changes(db->h) == 0) {
+        adb_err(err, size, "no registered bot named %s", name);
+        return -1;
+    }
+    return 0;
+}
+
+#define BOT_COLUMNS "id, name, cmd, cwd, version, removed_at IS NOT NULL"
+
+static void bot_row(sqlite3_stmt *st, arena_bot *b)
+{
+    memset(b, 0, sizeof *b);
+    b->id = sqlite3_column_int64(st, 0);
+    adb_col_text(st, 1, b->name, sizeof b->name);
+    adb_col_text(st, 2, b->cmd, sizeof b->cmd);
+    adb_col_text(st, 3, b->cwd, sizeof b->cwd);
+    adb_col_text(st, 4, b->version, sizeof b->version);
+    b->removed = sqlite3_column_int(st, 5);
+}
+
+/* Runs a bot query with one bound value; 0 found, 1 none, -1 error. */
+static int bot_one(arena_db *db, const char *sql, const char *name, int64_t id, arena_bot *out)
+{
+    sqlite3_stmt *st = adb_stmt(db, sql);
+    if (!st)
+        return -1;
+    int rc = name ? sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC)
+                  : sqlite3_bind_int64(st, 1, id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int ret = rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+    if (ret == 0 && out)
+        bot_row(st, out);
+    adb_done(st);
+    return ret;
+}
+
+static const char BOT_BY_NAME[] =
+    "SELECT " BOT_COLUMNS " FROM bots WHERE name = ?1 AND removed_at IS NULL";
+static const char BOT_BY_ID[] = "SELECT " BOT_COLUMNS " FROM bots WHERE id = ?1";
+
+int arena_db_bot_by_name(arena_db *db, const char *name, arena_bot *out)
+{
+    if (!db)
+        return -1;
+    if (!name_ok(name))
+        return 1;        /* no bot can have that name */
+    return bot_one(db, BOT_BY_NAME, name, 0, out);
+}
+
+int arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out)
+{
+    if (!db)
+        return -1;
+    return bot_one(db, BOT_BY_ID, NULL, id, out);
+}
+
+static const char BOT_LIST[] =
+    "SELECT " BOT_COLUMNS " FROM bots WHERE removed_at IS NULL ORDER BY name";
+
+int arena_db_bot_list(arena_db *db, arena_bot **out)
+{
+    if (!out)
+        return -1;
+    *out = NULL;
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = adb_stmt(db, BOT_LIST);
+    if (!st)
+        return -1;
+    /* Always a block, even for no bots, so NULL only ever means failure. */
+    int n = 0, cap = 8, rc = SQLITE_ERROR;
+    arena_bot *v = malloc((size_t)cap * sizeof *v);
+    while (v && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            arena_bot *w = realloc(v, (size_t)cap * 2 * sizeof *v);
+            if (!w)
+                break;
+            v = w;
+            cap *= 2;
+        }
+        bot_row(st, &v[n++]);
+    }
+    if (!v || rc != SQLITE_DONE) {
+        adb_done(st);
+        free(v);
+        return -1;
+    }
+    adb_done(st);
+    *out = v;
+    return n;
+}

@@ -1,0 +1,131 @@
+/*
+ * arena_db.h - the arena's SQLite database: bots, tournaments, matches and
+ * ratings, in WAL mode with a versioned schema.
+ *
+ * Every match goes in with its rating update in one transaction, so a
+ * crash at any moment leaves either both or neither, and the ratings table
+ * always equals a replay of the matches table (arena_db_check_ratings).
+ * All text the user gave (names, commands) is bound as parameters, never
+ * pasted into SQL.
+ */
+#ifndef ARENA_DB_H
+#define ARENA_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARENA_MAX_SEATS 4
+#define ARENA_ELO_START 1500.0
+
+typedef struct arena_db arena_db;
+
+/* Opens (creating the file when `create`), sets WAL, foreign keys and a
+ * busy timeout, and migrates the schema to the latest version. Returns 0,
+ * or -1 with a one-line reason ("no database at X", "X is not an arena
+ * database", "X was written by a newer arena (schema 7)"). */
+int  arena_db_open(arena_db **db, const char *path, int create, char *err, size_t size);
+void arena_db_close(arena_db *db);
+int  arena_db_schema_version(arena_db *db);
+
+/* ---- bots ---------------------------------------------------------------- */
+
+typedef struct arena_bot {
+    int64_t id;
+    char name[64];
+    char cmd[1024];
+    char cwd[512];            /* "" = the arena's working directory */
+    char version[64];
+    int  removed;             /* kept for past matches, no longer playing */
+} arena_bot;
+
+/* Names: 1-63 chars of [A-Za-z0-9_.-]. A removed bot's name may be reused. */
+int  arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size);
+int  arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size);
+/* 0 found, 1 no such registered bot, -1 error. */
+int  arena_db_bot_by_name(arena_db *db, const char *name, arena_bot *out);
+int  arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out);   /* removed too */
+/* Registered bots by name; *out is malloc'ed (free it). Returns the count or -1. */
+int  arena_db_bot_list(arena_db *db, arena_bot **out);
+
+/* ---- tournaments -------------------------------------------------------- */
+
+typedef struct arena_tournament {
+    int64_t id;
+    char key[1024];           /* canonical description: the same command, the same key */
+    char format[16];          /* round-robin, gauntlet */
+    int  games;               /* per pairing */
+    char options[512];        /* game options text, e.g. "players=2 setup=draft ..." */
+    uint64_t seed;
+    char bots[512];           /* bot ids in order, space-separated */
+    int  planned;             /* matches in the plan */
+    int  done;                /* matches stored (filled by the getters) */
+    int  finished;
+} arena_tournament;
+
+/* Finds the tournament with t->key, or creates it; fills t->id (and, when
+ * found, every stored field). Returns 0 created, 1 found, -1 error. */
+int  arena_db_tournament_open(arena_db *db, arena_tournament *t, char *err, size_t size);
+int  arena_db_tournament_get(arena_db *db, int64_t id, arena_tournament *out);  /* 0, 1, -1 */
+/* The most recent tournament not yet finished: 0, 1 none, -1 error. */
+int  arena_db_tournament_latest_unfinished(arena_db *db, arena_tournament *out);
+int  arena_db_tournament_finish(arena_db *db, int64_t id);
+/* game_index values already stored, ascending; *out malloc'ed. Count or -1. */
+int  arena_db_tournament_done(arena_db *db, int64_t id, int **out);
+
+/* ---- matches ------------------------------------------------------------ */
+
+typedef struct arena_match {
+    int64_t id;
+    int64_t tournament_id;    /* 0: none (a rerun, the ladder) */
+    int  game_index;          /* position in the tournament's plan, -1 if none */
+    uint64_t seed;
+    char options[512];
+    int  seats;
+    int64_t bot[ARENA_MAX_SEATS];
+    double score[ARENA_MAX_SEATS];
+    char reason[32];
+    int  culprit;             /* seat, or -1 */
+    char detail[256];
+    int  decisions;
+    uint64_t hash;
+    char *record;             /* the match record text (malloc'ed by getters) */
+    int64_t started_ms, finished_ms;   /* Unix time, milliseconds */
+    double elo_k;             /* K used for this match's rating update */
+} arena_match;
+
+/* Stores the match and, in the same transaction, updates each seat's bot
+ * rating (Elo, K = m->elo_k; with 4 seats each side plays as its average)
+ * and appends rating_history rows. Sets m->id. A second match with the
+ * same (tournament_id, game_index) is refused (returns 1): nothing is
+ * ever counted twice. 0 stored, 1 duplicate, -1 error. */
+int  arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size);
+int  arena_db_match_get(arena_db *db, int64_t id, arena_match *out);   /* 0, 1, -1 */
+void arena_match_free(arena_match *m);                                 /* the record */
+
+/* ---- ratings and results ------------------------------------------------ */
+
+typedef struct arena_rating {
+    int64_t bot_id;
+    char name[64];
+    double elo;               /* the live rating, updated match by match */
+    int games, wins, draws, losses;
+    double points;
+} arena_rating;
+
+/* Per bot over the matches of one tournament (0: all matches); bots with
+ * games only, ordered by name. *out malloc'ed. Count or -1. `elo` is the
+ * live rating (over all matches, whatever the filter). */
+int  arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out);
+
+typedef struct arena_pair_result {
+    int64_t a, b;             /* bot ids, a < b */
+    int a_wins, draws, b_wins;
+} arena_pair_result;
+/* 2-player results aggregated per pair of bots; *out malloc'ed. Count or -1. */
+int  arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out);
+
+/* Recomputes every rating from the matches table in id order and compares
+ * it with the stored ratings. 0 equal, 1 different (why in err), -1 error. */
+int  arena_db_check_ratings(arena_db *db, char *err, size_t size);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * arena_db_check.c - what the arena reports from the database (per-bot
+ * results, per-pair results) and the audit that the ratings table is
+ * exactly a replay of the matches table.
+ *
+ * The audit replays every match in id order through adb_elo_match, the
+ * same function arena_db_match_store used, so any difference means the
+ * tables were changed behind the library's back (or a bug): it walks
+ * matches and rating_history side by side, then compares the ratings.
+ */
+#include "arena_db_internal.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define ELO_TOLERANCE 1e-9
+
+/* Grows a malloc'ed array to hold at least n + 1 elements: 0 or -1. */
+static int grow(void **v, int *cap, int n, size_t elem)
+{
+    if (*v && n < *cap)
+        return 0;
+    int c = *cap ? *cap * 2 : 16;
+    void *w = realloc(*v, (size_t)c * elem);
+    if (!w)
+        return -1;
+    *v = w;
+    *cap = c;
+    return 0;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+/* One row per seat played; ?1 = 0 means every match. */
+#define SEATS_CTE \
+    "WITH seat(bot, score) AS (" \
+    " SELECT bot0, score0 FROM matches WHERE ?1 = 0 OR tournament_id = ?1" \
+    " UNION ALL SELECT bot1, score1 FROM matches WHERE ?1 = 0 OR tournament_id = ?1" \
+    " UNION ALL SELECT bot2, score2 FROM matches WHERE bot2 IS NOT NULL AND (?1 = 0 OR tournament_id = ?1)" \
+    " UNION ALL SELECT bot3, score3 FROM matches WHERE bot3 IS NOT NULL AND (?1 = 0 OR tournament_id = ?1)) "
+
+static const char RESULTS[] = SEATS_CTE
+    "SELECT s.bot, b.name, COALESCE(r.elo, ?2), count(*),"
+    " sum(s.score = 1.0), sum(s.score = 0.5), sum(s.score = 0.0), total(s.score)"
+    " FROM seat s JOIN bots b ON b.id = s.bot LEFT JOIN ratings r ON r.bot_id = s.bot"
+    " GROUP BY s.bot ORDER BY b.name, s.bot";
+
+int arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out)
+{
+    if (!out)
+        return -1;
+    *out = NULL;
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = adb_stmt(db, RESULTS);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, tournament_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_double(st, 2, ARENA_ELO_START);
+    arena_rating *v = NULL;
+    int n = 0, cap = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (grow((void **)&v, &cap, n, sizeof *v) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        arena_rating *r = &v[n++];
+        memset(r, 0, sizeof *r);
+        r->bot_id = sqlite3_column_int64(st, 0);
+        adb_col_text(st, 1, r->name, sizeof r->name);
+        r->elo = sqlite3_column_double(st, 2);
+        r->games = sqlite3_column_int(st, 3);
+        r->wins = sqlite3_column_int(st, 4);
+        r->draws = sqlite3_column_int(st, 5);
+        r->losses = sqlite3_column_int(st, 6);
+        r->points = sqlite3_column_double(st, 7);
+        assert(r->wins + r->draws + r->losses == r->games);   /* scores are validated */
+    }
+    adb_done(st);
+    if (rc == SQLITE_DONE && grow((void **)&v, &cap, n, sizeof *v) != 0)
+        rc = SQLITE_NOMEM;          /* never NULL on success, even for 0 rows */
+    if (rc != SQLITE_DONE) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
+/* Seat 0's or 1's score, whichever belongs to the lower bot id. */
+#define SCORE_A "(CASE WHEN bot0 < bot1 THEN score0 ELSE score1 END)"
+
+static const char PAIRS[] =
+    "SELECT min(bot0, bot1) AS a, max(bot0, bot1) AS b,"
+    " sum(" SCORE_A " = 1.0), sum(" SCORE_A " = 0.5), sum(" SCORE_A " = 0.0)"
+    " FROM matches WHERE seats = 2 AND bot0 <> bot1 AND (?1 = 0 OR tournament_id = ?1)"
+    " GROUP BY a, b ORDER BY a, b";
+
+int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out)
+{
+    if (!out)
+        return -1;
+    *out = NULL;
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = adb_stmt(db, PAIRS);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, tournament_id);
+    arena_pair_result *v = NULL;
+    int n = 0, cap = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (grow((void **)&v, &cap, n, sizeof *v) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        arena_pair_result *p = &v[n++];
+        p->a = sqlite3_column_int64(st, 0);
+        p->b = sqlite3_column_int64(st, 1);
+        p->a_wins = sqlite3_column_int(st, 2);
+        p->draws = sqlite3_column_int(st, 3);
+        p->b_wins = sqlite3_column_int(st, 4);
+        assert(p->a < p->b);
+    }
+    adb_done(st);
+    if (rc == SQLITE_DONE && grow((void **)&v, &cap, n, sizeof *v) != 0)
+        rc = SQLITE_NOMEM;
+    if (rc != SQLITE_DONE) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
+/* ---- the replay check --------------------------------------------------- */
+
+typedef struct replay {
+    int n;                    /* every bot ever added, ascending id */
+    int64_t *id;
+    double *elo;
+    int64_t *games;
+} replay;
+
+static int bot_index(const replay *r, int64_t id)
+{
+    int lo = 0, hi = r->n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (r->id[mid] == id)
+            return mid;
+        if (r->id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static const char C_BOTS[] = "SELECT id FROM bots ORDER BY id";
+static const char C_MATCHES[] =
+    "SELECT id, seats, bot0, bot1, bot2, bot3, score0, score1, score2, score3, elo_k"
+    " FROM matches ORDER BY id";
+static const char C_HISTORY[] =
+    "SELECT match_id, bot_id, elo_before, elo_after FROM rating_history"
+    " ORDER BY match_id, bot_id";
+static const char C_RATINGS[] = "SELECT bot_id, elo, games FROM ratings ORDER BY bot_id";
+
+static int load_bots(arena_db *db, replay *r)
+{
+    sqlite3_stmt *st = adb_stmt(db, C_BOTS);
+    if (!st)
+        return -1;
+    int cap = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (grow((void **)&r->id, &cap, r->n, sizeof *r->id) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        r->id[r->n++] = sqlite3_column_int64(st, 0);
+    }
+    adb_done(st);
+    if (rc != SQLITE_DONE)
+        return -1;
+    size_t n = r->n ? (size_t)r->n : 1;
+    r->elo = malloc(n * sizeof *r->elo);
+    r->games = calloc(n, sizeof *r->games);
+    if (!r->elo || !r->games)
+        return -1;
+    for (int i = 0; i < r->n; i++)
+        r->elo[i] = ARENA_ELO_START;
+    return 0;
+}
+
+static int differs(double a, double b)
+{
+    return !(fabs(a - b) <= ELO_TOLERANCE);   /* NaN differs too */
+}
+
+/* The history cursor: the current row, or at_end. */
+typedef struct hist {
+    sqlite3_stmt *st;
+    int at_end;
+    int64_t match_id, bot_id;
+    double before, after;
+} hist;
+
+static int hist_next(hist *h)
+{
+    int rc = sqlite3_step(h->st);
+    if (rc == SQLITE_DONE) {
+        h->at_end = 1;
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return -1;
+    h->match_id = sqlite3_column_int64(h->st, 0);
+    h->bot_id = sqlite3_column_int64(h->st, 1);
+    h->before = sqlite3_column_double(h->st, 2);
+    h->after = sqlite3_column_double(h->st, 3);
+    return 0;
+}
+
+/* Replays one match row of C_MATCHES against the history cursor.
+ * 0 consistent, 1 different (err says why), -1 error. */
+static int replay_match(sqlite3_stmt *ms, replay *r, hist *h, char *err, size_t size)
+{
+    int64_t mid = sqlite3_column_int64(ms, 0);
+    int seats = sqlite3_column_int(ms, 1);
+    int64_t bot[ARENA_MAX_SEATS] = {0};
+    double score[ARENA_MAX_SEATS] = {0}, elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
+    int idx[ARENA_MAX_SEATS];
+    double k = sqlite3_column_double(ms, 10);
+    if (seats != 2 && seats != 4) {
+        adb_err(err, size, "match %" PRId64 " has %d seats", mid, seats);
+        return 1;
+    }
+    for (int i = 0; i < seats; i++) {
+        bot[i] = sqlite3_column_int64(ms, 2 + i);
+        score[i] = sqlite3_column_double(ms, 6 + i);
+        idx[i] = bot_index(r, bot[i]);
+        if (idx[i] < 0) {
+            adb_err(err, size, "match %" PRId64 " names bot %" PRId64 ", which does not exist",
+                    mid, bot[i]);
+            return 1;
+        }
+        before[i] = elo[i] = r->elo[idx[i]];
+    }
+    char why[160];
+    if (!adb_match_ok(seats, score, k, why, sizeof why)) {
+        adb_err(err, size, "match %" PRId64 ": %s", mid, why);
+        return 1;
+    }
+    adb_elo_match(seats, bot, score, k, elo);
+
+    /* History rows come ordered by (match_id, bot_id): walk this match's
+     * distinct bots in the same order. */
+    int order[ARENA_MAX_SEATS], nd = 0;   /* one seat per distinct bot */
+    for (int i = 0; i < seats; i++) {
+        int dup = 0;
+        for (int j = 0; j < nd; j++)
+            if (bot[order[j]] == bot[i])
+                dup = 1;
+        if (!dup)
+            order[nd++] = i;
+    }
+    for (int a = 1; a < nd; a++)
+        for (int b = a; b > 0 && bot[order[b - 1]] > bot[order[b]]; b--) {
+            int t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    for (int d = 0; d < nd; d++) {
+        int i = order[d];
+        if (!h->at_end && h->match_id < mid) {
+            adb_err(err, size, "rating_history has a row for match %" PRId64 ", which does not exist",
+                    h->match_id);
+            return 1;
+        }
+        if (h->at_end || h->match_id != mid || h->bot_id != bot[i]) {
+            adb_err(err, size, "rating_history has no row for match %" PRId64 ", bot %" PRId64,
+                    mid, bot[i]);
+            return 1;
+        }
+        if (differs(h->before, before[i]) || differs(h->after, elo[i])) {
+            adb_err(err, size, "rating_history for match %" PRId64 ", bot %" PRId64
+                    " says %.10g -> %.10g, the replay %.10g -> %.10g",
+                    mid, bot[i], h->before, h->after, before[i], elo[i]);
+            return 1;
+        }
+        r->elo[idx[i]] = elo[i];
+        r->games[idx[i]]++;
+        if (hist_next(h) != 0)
+            return -1;
+    }
+    if (!h->at_end && h->match_id == mid) {
+        adb_err(err, size, "rating_history for match %" PRId64 " names bot %" PRId64
+                ", which did not play", mid, h->bot_id);
+        return 1;
+    }
+    return 0;
+}
+
+/* Compares the ratings table with the replay: 0, 1 (err), -1. */
+static int compare_ratings(arena_db *db, replay *r, char *err, size_t size)
+{
+    sqlite3_stmt *st = adb_stmt(db, C_RATINGS);
+    if (!st)
+        return adb_sqlerr(db, err, size, "cannot read the ratings");
+    int rc = SQLITE_DONE, ret = 0, next = 0;   /* next: the replay bot to match up */
+    while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        double elo = sqlite3_column_double(st, 1);
+        int64_t games = sqlite3_column_int64(st, 2);
+        for (; next < r->n && r->id[next] < id; next++)
+            if (r->games[next] > 0) {
+                adb_err(err, size, "bot %" PRId64 " played but has no ratings row", r->id[next]);
+                ret = 1;
+                break;
+            }
+        if (ret)
+            break;
+        if (next >= r->n || r->id[next] != id) {
+            adb_err(err, size, "the ratings table rates bot %" PRId64 ", which does not exist", id);
+            ret = 1;
+        } else if (differs(elo, r->elo[next]) || games != r->games[next]) {
+            adb_err(err, size, "bot %" PRId64 ": the ratings table has %.10g after %" PRId64
+                    " games, a replay of the matches gives %.10g after %" PRId64,
+                    id, elo, games, r->elo[next], r->games[next]);
+            ret = 1;
+        }
+        next++;
+    }
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = adb_sqlerr(db, err, size, "cannot read the ratings");
+    adb_done(st);
+    for (; ret == 0 && next < r->n; next++)
+        if (r->games[next] > 0) {
+            adb_err(err, size, "bot %" PRId64 " played but has no ratings row", r->id[next]);
+            ret = 1;
+        }
+    return ret;
+}
+
+int arena_db_check_ratings(arena_db *db, char *err, size_t size)
+{
+    if (!db) {
+        adb_err(err, size, "no database");
+        return -1;
+    }
+    /* One read transaction: the three tables from one snapshot. */
+    if (adb_begin_read(db, err, size) != 0)
+        return -1;
+    replay r = {0};
+    hist h = {0};
+    sqlite3_stmt *ms = NULL;
+    int ret = load_bots(db, &r);
+    if (ret != 0) {
+        adb_sqlerr(db, err, size, "cannot read the bots");
+        goto out;
+    }
+    ms = adb_stmt(db, C_MATCHES);
+    h.st = adb_stmt(db, C_HISTORY);
+    if (!ms || !h.st || hist_next(&h) != 0) {
+        ret = adb_sqlerr(db, err, size, "cannot read the matches");
+        goto out;
+    }
+    int rc;
+    while ((rc = sqlite3_step(ms)) == SQLITE_ROW) {
+        ret = replay_match(ms, &r, &h, err, size);
+        if (ret < 0)
+            adb_sqlerr(db, err, size, "cannot read the rating history");
+        if (ret != 0)
+            goto out;
+    }
+    if (rc != SQLITE_DONE) {
+        ret = adb_sqlerr(db, err, size, "cannot read the matches");
+        goto out;
+    }
+    if (!h.at_end) {
+        adb_err(err, size, "rating_history has a row for match %" PRId64 ", which does not exist",
+                h.match_id);
+        ret = 1;
+        goto out;
+    }
+    ret = compare_ratings(db, &r, err, size);
+out:
+    adb_done(ms);
+    adb_done(h.st);
+    adb_rollback(db);          /* read-only: nothing to keep */
+    free(r.id);
+    free(r.elo);
+    free(r.games);
+    return ret;
+}

@@ -1,0 +1,37 @@
+/*
+ * arena_plan.h - which matches a tournament plays: pure planning, no I/O.
+ *
+ * Games come in seed pairs: one seed, played twice with the seats swapped,
+ * so a lucky deal favours neither bot (fishtest's game pairs). Every
+ * pairing of the tournament plays the same seeds, all derived from the
+ * tournament seed, so results across pairings share their luck too and a
+ * whole tournament can be re-run exactly. The plan interleaves pairings
+ * (pair 1 of every pairing, then pair 2, ...) so that a tournament stopped
+ * halfway has still sampled every pairing evenly.
+ */
+#ifndef ARENA_PLAN_H
+#define ARENA_PLAN_H
+
+#include <stdint.h>
+
+enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET };
+
+typedef struct arena_game {
+    int      index;       /* position in the plan: the match's game_index */
+    uint64_t seed;
+    int      seat[2];     /* indexes into the tournament's bot list */
+} arena_game;
+
+/* Parses "round-robin" / "gauntlet"; -1 if neither. */
+int  arena_format_parse(const char *name);
+
+/* The number of matches, or -1 with a reason: at least 2 bots, and games
+ * per pairing a positive even number (seed pairs). */
+int  arena_plan_size(int format, int nbots, int games, const char **why);
+/* Fills out[arena_plan_size(...)]; returns the count. */
+int  arena_plan(int format, int nbots, int games, uint64_t seed, arena_game *out);
+
+/* The seed of seed pair `pair` of a tournament seeded `seed`. */
+uint64_t arena_pair_seed(uint64_t seed, int pair);
+
+#endif

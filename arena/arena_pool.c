@@ -1,0 +1,383 @@
+/*
+ * arena_pool.c - the worker pool: a ROUTER socket, local worker processes,
+ * a job queue, and the bookkeeping that re-queues a dead worker's job.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "arena_pool.h"
+#include "mps.h"
+
+#define MAX_WORKERS 256
+
+typedef struct worker {
+    uint8_t identity[256];
+    size_t  identity_len;
+    pid_t   pid;              /* local workers; 0 for remote ones */
+    int     ready;            /* has said hello */
+    int     busy;             /* index into jobs, or -1 */
+    int     gone;
+} worker;
+
+struct arena_pool {
+    void    *ctx, *sock;
+    char     dir[64], endpoint[128], referee[1024];
+    worker   workers[MAX_WORKERS];
+    int      nworkers;
+    pid_t    local[MAX_WORKERS];  /* local worker pids, by start order */
+    int      nlocal;
+    arena_job *jobs;              /* every submitted job */
+    int      *state;              /* per job: 0 queued, 1 running, 2 returned */
+    int      njobs, capacity, pending;
+    msgpack_sbuffer sb;
+};
+
+static void str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static int start_local(arena_pool *p, char *err, size_t size)
+{
+    char parent[32];
+    snprintf(parent, sizeof parent, "%d", (int)getpid());
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, size, "cannot start a worker: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        setenv("ARENA_WORKER_PARENT", parent, 1);
+        execl(p->referee, p->referee, "worker", "--connect", p->endpoint, (char *)NULL);
+        fprintf(stderr, "arena: cannot run %s: %s\n", p->referee, strerror(errno));
+        _exit(127);
+    }
+    p->local[p->nlocal++] = pid;
+    return 0;
+}
+
+arena_pool *arena_pool_start(int nworkers, const char *referee, const char *listen,
+                             char *err, size_t size)
+{
+    if (access(referee, X_OK) != 0) {
+        snprintf(err, size, "cannot run the referee at %s (build it, or give --referee PATH)",
+                 referee);
+        return NULL;
+    }
+    if (nworkers < 0 || nworkers > MAX_WORKERS / 2) {
+        snprintf(err, size, "concurrency must be from 1 to %d", MAX_WORKERS / 2);
+        return NULL;
+    }
+    arena_pool *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, size, "out of memory");
+        return NULL;
+    }
+    msgpack_sbuffer_init(&p->sb);
+    snprintf(p->referee, sizeof p->referee, "%s", referee);
+    snprintf(p->dir, sizeof p->dir, "/tmp/arena-pool-XXXXXX");
+    if (!mkdtemp(p->dir)) {
+        snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));
+        p->dir[0] = 0;
+        goto fail;
+    }
+    snprintf(p->endpoint, sizeof p->endpoint, "ipc://%s/workers", p->dir);
+    p->ctx = zmq_ctx_new();
+    p->sock = zmq_socket(p->ctx, ZMQ_ROUTER);
+    int linger = 0, ivl = 2000, timeout = 10000;
+    int64_t max = 256 << 20;    /* records are text; the longest games stay far below */
+    zmq_setsockopt(p->sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(p->sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(p->sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(p->sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
+    if (zmq_bind(p->sock, p->endpoint) < 0) {
+        snprintf(err, size, "cannot bind %s: %s", p->endpoint, zmq_strerror(errno));
+        goto fail;
+    }
+    if (listen && zmq_bind(p->sock, listen) < 0) {
+        snprintf(err, size, "cannot listen on %s: %s", listen, zmq_strerror(errno));
+        goto fail;
+    }
+    for (int i = 0; i < nworkers; i++)
+        if (start_local(p, err, size) < 0)
+            goto fail;
+    return p;
+fail:
+    arena_pool_stop(p);
+    return NULL;
+}
+
+int arena_pool_submit(arena_pool *p, const arena_job *job)
+{
+    if (p->njobs == p->capacity) {
+        int cap = p->capacity ? 2 * p->capacity : 256;
+        arena_job *j = realloc(p->jobs, (size_t)cap * sizeof *j);
+        if (!j)
+            return -1;
+        p->jobs = j;
+        int *st = realloc(p->state, (size_t)cap * sizeof *st);
+        if (!st)
+            return -1;
+        p->state = st;
+        p->capacity = cap;
+    }
+    p->jobs[p->njobs] = *job;
+    p->state[p->njobs++] = 0;
+    p->pending++;
+    return 0;
+}
+
+static int send_to(arena_pool *p, worker *w)
+{
+    if (zmq_send(p->sock, w->identity, w->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
+        zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT) < 0)
+        return -1;
+    return 0;
+}
+
+static void send_job(arena_pool *p, worker *w, int j)
+{
+    const arena_job *job = &p->jobs[j];
+    msgpack_packer pk;
+    p->sb.size = 0;
+    msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 8);
+    str(&pk, "type");    str(&pk, "job");
+    str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
+    str(&pk, "game");    str(&pk, "warchest");
+    str(&pk, "options"); str(&pk, job->options);
+    str(&pk, "seed");    msgpack_pack_uint64(&pk, job->seed);
+    str(&pk, "bots");
+    msgpack_pack_array(&pk, (size_t)job->nbots);
+    for (int i = 0; i < job->nbots; i++) {
+        msgpack_pack_map(&pk, 2);
+        str(&pk, "cmd"); str(&pk, job->cmd[i]);
+        str(&pk, "cwd"); str(&pk, job->cwd[i]);
+    }
+    str(&pk, "time");
+    msgpack_pack_map(&pk, 3);
+    str(&pk, "move_ms");      msgpack_pack_int64(&pk, job->move_ms);
+    str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
+    str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
+    str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
+    if (send_to(p, w) == 0) {
+        w->busy = j;
+        p->state[j] = 1;
+    }
+}
+
+static void dispatch(arena_pool *p)
+{
+    int next = 0;
+    for (int i = 0; i < p->nworkers; i++) {
+        worker *w = &p->workers[i];
+        if (!w->ready || w->gone || w->busy >= 0)
+            continue;
+        while (next < p->njobs && p->state[next] != 0)
+            next++;
+        if (next == p->njobs)
+            return;
+        send_job(p, w, next);
+    }
+}
+
+static worker *find_worker(arena_pool *p, const void *id, size_t len)
+{
+    for (int i = 0; i < p->nworkers; i++)
+        if (p->workers[i].identity_len == len && !memcmp(p->workers[i].identity, id, len))
+            return &p->workers[i];
+    return NULL;
+}
+
+/* A local worker that exited: its job goes back in the queue, and a new
+ * worker takes its place. */
+static void check_local(arena_pool *p, char *err, size_t size)
+{
+    for (int k = 0; k < p->nlocal; k++) {
+        int status;
+        if (p->local[k] <= 0 || waitpid(p->local[k], &status, WNOHANG) != p->local[k])
+            continue;
+        for (int i = 0; i < p->nworkers; i++) {
+            worker *w = &p->workers[i];
+            if (w->pid == p->local[k] && !w->gone) {
+                w->gone = 1;
+                if (w->busy >= 0)
+                    p->state[w->busy] = 0;
+                w->busy = -1;
+            }
+        }
+        p->local[k] = p->local[--p->nlocal];
+        k--;
+        fprintf(stderr, "arena: a worker stopped (%s %d); starting another\n",
+                WIFSIGNALED(status) ? "signal" : "status",
+                WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        start_local(p, err, size);
+    }
+}
+
+static char *dup_str(const msgpack_object *map, const char *key)
+{
+    const msgpack_object *v = mps_get(map, key);
+    if (!v || v->type != MSGPACK_OBJECT_STR)
+        return NULL;
+    char *s = malloc(v->via.str.size + 1);
+    if (s) {
+        memcpy(s, v->via.str.ptr, v->via.str.size);
+        s[v->via.str.size] = 0;
+    }
+    return s;
+}
+
+/* Handles one message from a worker; 1 when it was a result for *out. */
+static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
+                  arena_job_result *out)
+{
+    char type[16];
+    if (mps_get_str(m, "type", type, sizeof type) < 0)
+        return 0;
+    worker *w = find_worker(p, id, idlen);
+    if (!strcmp(type, "ready")) {
+        if (!w && p->nworkers < MAX_WORKERS && idlen <= sizeof w->identity) {
+            w = &p->workers[p->nworkers++];
+            memset(w, 0, sizeof *w);
+            memcpy(w->identity, id, idlen);
+            w->identity_len = idlen;
+            w->busy = -1;
+            int64_t pid = 0;
+            mps_get_int(m, "pid", &pid);
+            for (int k = 0; k < p->nlocal; k++)
+                if (p->local[k] == (pid_t)pid)
+                    w->pid = (pid_t)pid;
+        }
+        if (w)
+            w->ready = 1;
+        return 0;
+    }
+    if (strcmp(type, "result") || !w || w->busy < 0)
+        return 0;
+    int j = w->busy;
+    w->busy = -1;
+    p->state[j] = 2;
+    p->pending--;
+    memset(out, 0, sizeof *out);
+    out->id = p->jobs[j].id;
+    out->error = dup_str(m, "error");
+    out->record = dup_str(m, "record");
+    mps_get_int(m, "started_ms", &out->started_ms);
+    mps_get_int(m, "finished_ms", &out->finished_ms);
+    if (!out->error && !out->record)
+        out->error = strdup("the worker returned neither a record nor an error");
+    return 1;
+}
+
+int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,
+                    size_t size)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        check_local(p, err, size);
+        dispatch(p);
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        long spent = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+        if (spent >= timeout_ms)
+            return 0;
+        zmq_pollitem_t item = { p->sock, 0, ZMQ_POLLIN, 0 };
+        long wait = timeout_ms - spent < 100 ? timeout_ms - spent : 100;
+        if (zmq_poll(&item, 1, wait) < 0) {
+            if (errno == EINTR)
+                continue;
+            snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
+            return -1;
+        }
+        if (!(item.revents & ZMQ_POLLIN))
+            continue;
+        zmq_msg_t id, body;
+        zmq_msg_init(&id);
+        zmq_msg_init(&body);
+        int got = 0;
+        if (zmq_msg_recv(&id, p->sock, 0) >= 0 && zmq_msg_more(&id) &&
+            zmq_msg_recv(&body, p->sock, 0) >= 0) {
+            msgpack_unpacked m;
+            if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
+                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data, out);
+                msgpack_unpacked_destroy(&m);
+            }
+        }
+        zmq_msg_close(&id);
+        zmq_msg_close(&body);
+        if (got)
+            return 1;
+    }
+}
+
+int arena_pool_pending(const arena_pool *p) { return p->pending; }
+
+int arena_pool_workers(const arena_pool *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nworkers; i++)
+        n += p->workers[i].ready && !p->workers[i].gone;
+    return n;
+}
+
+void arena_pool_stop(arena_pool *p)
+{
+    if (!p)
+        return;
+    if (p->sock) {
+        p->sb.size = 0;
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
+        msgpack_pack_map(&pk, 1);
+        str(&pk, "type");
+        str(&pk, "stop");
+        for (int i = 0; i < p->nworkers; i++)
+            if (!p->workers[i].gone)
+                send_to(p, &p->workers[i]);
+    }
+    /* Idle workers leave at once; busy ones (an interrupted tournament)
+     * are killed with their bots. */
+    for (int k = 0; k < p->nlocal; k++) {
+        int waited = 0;
+        while (waitpid(p->local[k], NULL, WNOHANG) == 0 && waited < 50) {
+            usleep(10000);
+            waited++;
+        }
+        if (waited == 50) {
+            kill(p->local[k], SIGTERM);
+            waitpid(p->local[k], NULL, 0);
+        }
+    }
+    if (p->sock)
+        zmq_close(p->sock);
+    if (p->ctx)
+        zmq_ctx_term(p->ctx);
+    if (p->dir[0]) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/workers", p->dir);
+        unlink(path);
+        rmdir(p->dir);
+    }
+    msgpack_sbuffer_destroy(&p->sb);
+    free(p->jobs);
+    free(p->state);
+    free(p);
+}
+
+void arena_job_result_free(arena_job_result *r)
+{
+    free(r->error);
+    free(r->record);
+    r->error = r->record = NULL;
+}

@@ -1,0 +1,52 @@
+/*
+ * arena_pool.h - referee workers and the matches handed to them.
+ *
+ * The pool binds a ROUTER socket (ipc:// in a private directory, plus an
+ * optional tcp:// address for workers on other machines) and starts its
+ * own local workers: `referee worker --connect ...` processes that die
+ * with the arena. Jobs wait in a queue and go to whichever worker says it
+ * is ready; a local worker that dies mid-match is replaced and its job
+ * handed out again, so a match is either finished and reported, or played
+ * again from scratch.
+ */
+#ifndef ARENA_POOL_H
+#define ARENA_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct arena_pool arena_pool;
+
+typedef struct arena_job {
+    int64_t  id;                  /* the caller's: a game_index */
+    char     options[512];        /* game options text */
+    uint64_t seed;
+    int      nbots;
+    char     cmd[4][1024];
+    char     cwd[4][512];
+    int64_t  move_ms, bank_ms, handshake_ms;
+    int      strikes;
+} arena_job;
+
+typedef struct arena_job_result {
+    int64_t id;
+    char   *error;                /* the referee could not run it (malloc'ed) */
+    char   *record;               /* the match record text (malloc'ed) */
+    int64_t started_ms, finished_ms;
+} arena_job_result;
+
+/* Starts `workers` local workers running `referee`; `listen` (may be NULL)
+ * also accepts remote workers there. NULL with err on failure. */
+arena_pool *arena_pool_start(int workers, const char *referee, const char *listen,
+                             char *err, size_t size);
+int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
+/* Waits up to timeout_ms for a result: 1 with *out filled (free it with
+ * arena_job_result_free), 0 on time out, -1 if the pool broke (err). */
+int  arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms,
+                     char *err, size_t size);
+int  arena_pool_pending(const arena_pool *p);    /* submitted, not yet returned */
+int  arena_pool_workers(const arena_pool *p);    /* workers that said ready */
+void arena_pool_stop(arena_pool *p);              /* stops and reaps every worker */
+void arena_job_result_free(arena_job_result *r);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * arena_tourney.c - the tournament runner.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "arena_plan.h"
+#include "arena_pool.h"
+#include "arena_tourney.h"
+#include "game.h"
+#include "ref_record.h"
+
+void arena_spec_default(arena_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->format = ARENA_ROUND_ROBIN;
+    s->games = 10;
+    snprintf(s->options, sizeof s->options, "players=2 setup=dealt royal_guard=2018 round_limit=100");
+    s->seed = 1;
+    s->move_ms = 1000;
+    s->bank_ms = 10000;
+    s->handshake_ms = 10000;
+    s->elo_k = 16;
+}
+
+void arena_spec_key(const arena_spec *s, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "format=%s games=%d seed=%" PRIu64 " move_ms=%" PRId64
+                                " bank_ms=%" PRId64 " handshake_ms=%" PRId64 " strikes=%d"
+                                " elo_k=%g bots=",
+                     s->format == ARENA_GAUNTLET ? "gauntlet" : "round-robin", s->games, s->seed,
+                     s->move_ms, s->bank_ms, s->handshake_ms, s->strikes, s->elo_k);
+    for (int i = 0; i < s->nbots && n < (int)size; i++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", s->bot[i]);
+    if (n < (int)size)
+        snprintf(buf + n, size - (size_t)n, " | %s", s->options);
+}
+
+int arena_spec_parse_key(const char *key, arena_spec *s)
+{
+    arena_spec_default(s);
+    const char *bar = strstr(key, " | ");
+    if (!bar)
+        return -1;
+    snprintf(s->options, sizeof s->options, "%s", bar + 3);
+    char head[1024];
+    size_t len = (size_t)(bar - key);
+    if (len >= sizeof head)
+        return -1;
+    memcpy(head, key, len);
+    head[len] = 0;
+    char *save = NULL;
+    for (char *kv = strtok_r(head, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *v = strchr(kv, '=');
+        if (!v)
+            return -1;
+        *v++ = 0;
+        if (!strcmp(kv, "format"))
+            s->format = arena_format_parse(v);
+        else if (!strcmp(kv, "games"))
+            s->games = atoi(v);
+        else if (!strcmp(kv, "seed"))
+            s->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(kv, "move_ms"))
+            s->move_ms = atoll(v);
+        else if (!strcmp(kv, "bank_ms"))
+            s->bank_ms = atoll(v);
+        else if (!strcmp(kv, "handshake_ms"))
+            s->handshake_ms = atoll(v);
+        else if (!strcmp(kv, "strikes"))
+            s->strikes = atoi(v);
+        else if (!strcmp(kv, "elo_k"))
+            s->elo_k = atof(v);
+        else if (!strcmp(kv, "bots")) {
+            char *save2 = NULL;
+            for (char *id = strtok_r(v, ",", &save2); id && s->nbots < 64;
+                 id = strtok_r(NULL, ",", &save2))
+                s->bot[s->nbots++] = atoll(id);
+        }
+    }
+    return s->format < 0 ? -1 : 0;
+}
+
+int arena_check_command(const char *cmd, const char *cwd, char *err, size_t size)
+{
+    char word[1024];
+    const char *p = cmd;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = strcspn(p, " \t");
+        if (!len) {
+            snprintf(err, size, "the command is empty");
+            return -1;
+        }
+        if (len >= sizeof word) {
+            snprintf(err, size, "the command's first word is too long");
+            return -1;
+        }
+        memcpy(word, p, len);
+        word[len] = 0;
+        p += len;
+        if (!strchr(word, '=') || word[0] == '=')
+            break;                  /* VAR=value words come first */
+    }
+    if (strpbrk(word, "'\"$`\\|&;<>()"))
+        return 0;                   /* shell syntax: let the shell judge */
+    if (strchr(word, '/')) {
+        char path[2048];
+        if (word[0] != '/' && cwd && *cwd)
+            snprintf(path, sizeof path, "%s/%s", cwd, word);
+        else
+            snprintf(path, sizeof path, "%s", word);
+        if (access(path, X_OK) == 0)
+            return 0;
+        snprintf(err, size, "cannot run %s: %s", path, strerror(errno));
+        return -1;
+    }
+    static const char *const builtins[] = { "exec", "env", "cd", "nice", "timeout", NULL };
+    for (int i = 0; builtins[i]; i++)
+        if (!strcmp(word, builtins[i]))
+            return 0;
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s", path ? path : "/usr/bin:/bin");
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char full[2048];
+        snprintf(full, sizeof full, "%s/%s", *d ? d : ".", word);
+        if (access(full, X_OK) == 0)
+            return 0;
+    }
+    snprintf(err, size, "command not found: %s", word);
+    return -1;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void leader(arena_db *db, int64_t tid, char *buf, size_t size)
+{
+    arena_rating *r = NULL;
+    int n = arena_db_results(db, tid, &r), best = -1;
+    for (int i = 0; i < n; i++)
+        if (r[i].games && (best < 0 || r[i].points / r[i].games > r[best].points / r[best].games))
+            best = i;
+    if (best >= 0)
+        snprintf(buf, size, "%s %.0f%%", r[best].name, 100 * r[best].points / r[best].games);
+    else
+        snprintf(buf, size, "-");
+    free(r);
+}
+
+static void progress(arena_db *db, int64_t tid, int done, int total, int started_done,
+                     double t0, int tty, double *last)
+{
+    double now = now_s();
+    if (!tty && done != total && now - *last < 10 && done % (total / 10 + 1))
+        return;
+    *last = now;
+    int fresh = done - started_done;
+    double eta = fresh > 0 ? (now - t0) / fresh * (total - done) : 0;
+    char lead[96];
+    leader(db, tid, lead, sizeof lead);
+    if (tty) {
+        int width = 30, fill = total ? done * width / total : width;
+        fprintf(stderr, "\r[%.*s%.*s] %d/%d  ETA %d:%02d  leader %s   ", fill,
+                "##############################", width - fill,
+                "..............................", done, total, (int)eta / 60, (int)eta % 60,
+                lead);
+        if (done == total)
+            fprintf(stderr, "\n");
+    } else {
+        fprintf(stderr, "arena: %d/%d matches, ETA %d:%02d, leader %s\n", done, total,
+                (int)eta / 60, (int)eta % 60, lead);
+    }
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+/* A worker's result into a match row; 0 or -1 with err. */
+static int to_match(const arena_job_result *res, const arena_spec *spec, const arena_game *g,
+                    int64_t tid, arena_match *m, char *err, size_t size)
+{
+    memset(m, 0, sizeof *m);
+    FILE *f = fmemopen(res->record, strlen(res->record), "r");
+    if (!f) {
+        snprintf(err, size, "cannot read a match record");
+        return -1;
+    }
+    ref_record rec;
+    const game_api *game;
+    char why[256];
+    int rc = ref_record_read(&rec, &game, f, why, sizeof why);
+    fclose(f);
+    if (rc < 0) {
+        snprintf(err, size, "a worker sent a bad record: %s", why);
+        return -1;
+    }
+    m->tournament_id = tid;
+    m->game_index = g->index;
+    m->seed = g->seed;
+    snprintf(m->options, sizeof m->options, "%s", rec.options);
+    m->seats = rec.seats;
+    for (int i = 0; i < rec.seats; i++) {
+        m->bot[i] = spec->bot[g->seat[i]];
+        m->score[i] = rec.score[i];
+    }
+    snprintf(m->reason, sizeof m->reason, "%s", rec.reason);
+    m->culprit = rec.culprit;
+    snprintf(m->detail, sizeof m->detail, "%s", rec.detail);
+    m->decisions = (int)rec.ndecisions;
+    m->hash = rec.hash;
+    m->record = res->record;
+    m->started_ms = res->started_ms;
+    m->finished_ms = res->finished_ms;
+    m->elo_k = spec->elo_k;
+    ref_record_free(&rec);
+    return 0;
+}
+
+static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, arena_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->id = g->index;
+    snprintf(job->options, sizeof job->options, "%s", spec->options);
+    job->seed = g->seed;
+    job->nbots = 2;
+    for (int i = 0; i < 2; i++) {
+        arena_bot b;
+        if (arena_db_bot_by_id(db, spec->bot[g->seat[i]], &b) == 0) {
+            snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
+            snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);
+        }
+    }
+    job->move_ms = spec->move_ms;
+    job->bank_ms = spec->bank_ms;
+    job->handshake_ms = spec->handshake_ms;
+    job->strikes = spec->strikes;
+}
+
+int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
+                      int64_t *tournament_id, char *err, size_t size)
+{
+    const char *why;
+    int total = arena_plan_size(spec->format, spec->nbots, spec->games, &why);
+    if (total < 0) {
+        snprintf(err, size, "%s", why);
+        return -1;
+    }
+    arena_game *plan = malloc((size_t)total * sizeof *plan);
+    int *done_list = NULL, rc = -1;
+    arena_pool *pool = NULL;
+    if (!plan) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    arena_plan(spec->format, spec->nbots, spec->games, spec->seed, plan);
+
+    arena_tournament t;
+    memset(&t, 0, sizeof t);
+    arena_spec_key(spec, t.key, sizeof t.key);
+    snprintf(t.format, sizeof t.format, "%s",
+             spec->format == ARENA_GAUNTLET ? "gauntlet" : "round-robin");
+    t.games = spec->games;
+    snprintf(t.options, sizeof t.options, "%s", spec->options);
+    t.seed = spec->seed;
+    int n = 0;
+    for (int i = 0; i < spec->nbots; i++)
+        n += snprintf(t.bots + n, sizeof t.bots - (size_t)n, "%s%" PRId64, i ? " " : "",
+                      spec->bot[i]);
+    t.planned = total;
+    if (arena_db_tournament_open(db, &t, err, size) < 0)
+        goto out;
+    *tournament_id = t.id;
+    int ndone = arena_db_tournament_done(db, t.id, &done_list);
+    if (ndone < 0) {
+        snprintf(err, size, "cannot read the tournament's matches");
+        goto out;
+    }
+    char *stored = calloc((size_t)total, 1);
+    if (!stored) {
+        snprintf(err, size, "out of memory");
+        goto out;
+    }
+    for (int i = 0; i < ndone; i++)
+        if (done_list[i] >= 0 && done_list[i] < total)
+            stored[done_list[i]] = 1;
+    int remaining = total - ndone;
+    if (!run->quiet && ndone)
+        fprintf(stderr, "arena: resuming tournament %" PRId64 ": %d of %d matches stored\n", t.id,
+                ndone, total);
+    if (remaining > 0) {
+        int workers = run->concurrency < remaining ? run->concurrency : remaining;
+        pool = arena_pool_start(workers, run->referee, run->listen, err, size);
+        if (!pool) {
+            free(stored);
+            goto out;
+        }
+        for (int i = 0; i < total; i++)
+            if (!stored[i]) {
+                arena_job job;
+                job_for(spec, &plan[i], db, &job);
+                arena_pool_submit(pool, &job);
+            }
+    }
+    free(stored);
+    int tty = isatty(2), done = ndone;
+    double t0 = now_s(), last = 0;
+    while (pool && arena_pool_pending(pool) > 0) {
+        arena_job_result res;
+        int got = arena_pool_next(pool, &res, 250, err, size);
+        if (got < 0)
+            goto out;
+        if (!got) {
+            if (!run->quiet && tty)
+                progress(db, t.id, done, total, ndone, t0, tty, &last);
+            continue;
+        }
+        if (res.error || res.id < 0 || res.id >= total) {
+            snprintf(err, size, "match %" PRId64 " could not be played: %s", res.id + 1,
+                     res.error ? res.error : "bad job id");
+            arena_job_result_free(&res);
+            goto out;
+        }
+        arena_match m;
+        char why2[512];
+        if (to_match(&res, spec, &plan[res.id], t.id, &m, why2, sizeof why2) < 0 ||
+            arena_db_match_store(db, &m, why2, sizeof why2) < 0) {
+            snprintf(err, size, "match %" PRId64 ": %s", res.id + 1, why2);
+            arena_job_result_free(&res);
+            goto out;
+        }
+        arena_job_result_free(&res);
+        done++;
+        if (!run->quiet)
+            progress(db, t.id, done, total, ndone, t0, tty, &last);
+    }
+    arena_db_tournament_finish(db, t.id);
+    rc = 0;
+out:
+    arena_pool_stop(pool);
+    free(plan);
+    free(done_list);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * arena_tourney.h - running a tournament: plan it, skip what is stored,
+ * hand the rest to workers, store each result with its rating update as it
+ * arrives, and show progress. Killed at any moment, it is resumed by
+ * running it again: the plan is the same, and stored matches are skipped.
+ */
+#ifndef ARENA_TOURNEY_H
+#define ARENA_TOURNEY_H
+
+#include <stdint.h>
+#include "arena_db.h"
+
+typedef struct arena_spec {
+    int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET */
+    int      games;               /* per pairing, even */
+    char     options[512];        /* game options text */
+    uint64_t seed;
+    int      nbots;
+    int64_t  bot[64];             /* bot ids, in order (gauntlet: first is the hero) */
+    int64_t  move_ms, bank_ms, handshake_ms;
+    int      strikes;
+    double   elo_k;
+} arena_spec;
+
+typedef struct arena_run {
+    int  concurrency;
+    const char *referee;          /* path to the referee binary */
+    const char *listen;           /* extra endpoint for remote workers, or NULL */
+    int  quiet;                   /* no progress */
+} arena_run;
+
+void arena_spec_default(arena_spec *s);
+/* The canonical text of a spec: a tournament's identity in the database. */
+void arena_spec_key(const arena_spec *s, char *buf, size_t size);
+/* Parses a key back (for --resume). 0 or -1. */
+int  arena_spec_parse_key(const char *key, arena_spec *s);
+
+/* Runs (or resumes) the tournament; fills *tournament_id. 0 when every
+ * planned match is stored, -1 with err otherwise. */
+int  arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
+                       int64_t *tournament_id, char *err, size_t size);
+
+/* Checks that a bot's command can be run: its first word names an
+ * executable (after any VAR=value words). 0, or -1 with err. */
+int  arena_check_command(const char *cmd, const char *cwd, char *err, size_t size);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * ref_worker.c - the worker loop: ready, then job -> match -> result until
+ * the arena says stop or goes away.
+ *
+ * A job carries everything a match needs (game options, seed, bot commands
+ * and directories, time control); the result carries the whole match
+ * record as text, the one source of truth the arena stores and verifies.
+ * A job the referee cannot run at all (bad options, no sockets) comes back
+ * as an error, never as a silently missing match.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "mps.h"
+#include "ref_match.h"
+#include "ref_record.h"
+#include "ref_worker.h"
+
+static int64_t now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strlen(s);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static int send_sb(void *sock, msgpack_sbuffer *sb)
+{
+    return zmq_send(sock, sb->data, sb->size, 0) < 0 ? -1 : 0;
+}
+
+static void send_ready(void *sock, msgpack_sbuffer *sb)
+{
+    msgpack_packer pk;
+    sb->size = 0;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 3);
+    str(&pk, "type");     str(&pk, "ready");
+    str(&pk, "protocol"); msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
+    str(&pk, "pid");      msgpack_pack_int(&pk, getpid());
+    send_sb(sock, sb);
+}
+
+/* The record as text, for the result message. */
+static char *record_text(const ref_record *rec, const game_api *g)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    ref_record_write(rec, g, f);
+    fclose(f);
+    return text;
+}
+
+static void send_result(void *sock, msgpack_sbuffer *sb, int64_t id, const char *error,
+                        const char *record, int64_t started, int64_t finished)
+{
+    msgpack_packer pk;
+    sb->size = 0;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 6);
+    str(&pk, "type");        str(&pk, "result");
+    str(&pk, "id");          msgpack_pack_int64(&pk, id);
+    str(&pk, "error");       if (error) str(&pk, error); else msgpack_pack_nil(&pk);
+    str(&pk, "record");      if (record) str(&pk, record); else msgpack_pack_nil(&pk);
+    str(&pk, "started_ms");  msgpack_pack_int64(&pk, started);
+    str(&pk, "finished_ms"); msgpack_pack_int64(&pk, finished);
+    send_sb(sock, sb);
+}
+
+static int get_ms(const msgpack_object *job, const char *key, int64_t *dst)
+{
+    const msgpack_object *time = mps_get(job, "time");
+    int64_t v;
+    if (mps_get_int(time, key, &v) == 0 && v >= 0)
+        *dst = v;
+    return 0;
+}
+
+/* Plays one job. Returns 0, or -1 with `err` when it cannot be run. */
+static int play_job(const msgpack_object *job, ref_record *rec, const game_api **game,
+                    char *err, size_t size)
+{
+    char game_name[32], options_text[512];
+    uint64_t seed;
+    int64_t strikes = 0;
+    const msgpack_object *bots = mps_get(job, "bots");
+    if (mps_get_str(job, "game", game_name, sizeof game_name) < 0 ||
+        mps_get_str(job, "options", options_text, sizeof options_text) < 0 ||
+        mps_get_u64(job, "seed", &seed) < 0 || !bots || bots->type != MSGPACK_OBJECT_ARRAY ||
+        bots->via.array.size < 1 || bots->via.array.size > GAME_MAX_SEATS) {
+        snprintf(err, size, "malformed job");
+        return -1;
+    }
+    const game_api *g = *game = game_find(game_name);
+    if (!g) {
+        snprintf(err, size, "unknown game '%s'", game_name);
+        return -1;
+    }
+    char cmd[GAME_MAX_SEATS][1024], cwd[GAME_MAX_SEATS][512];
+    ref_config c;
+    ref_config_default(&c);
+    c.game = g;
+    c.seed = seed;
+    c.nbots = (int)bots->via.array.size;
+    for (int i = 0; i < c.nbots; i++) {
+        const msgpack_object *b = &bots->via.array.ptr[i];
+        if (mps_get_str(b, "cmd", cmd[i], sizeof cmd[i]) < 0) {
+            snprintf(err, size, "malformed job: bot %d has no command", i);
+            return -1;
+        }
+        c.bot_cmd[i] = cmd[i];
+        c.bot_cwd[i] = mps_get_str(b, "cwd", cwd[i], sizeof cwd[i]) == 0 && cwd[i][0]
+                           ? cwd[i] : NULL;
+    }
+    get_ms(job, "move_ms", &c.move_ms);
+    get_ms(job, "bank_ms", &c.bank_ms);
+    get_ms(job, "handshake_ms", &c.handshake_ms);
+    if (mps_get_int(job, "strikes", &strikes) == 0 && strikes >= 0 && strikes < 1000)
+        c.strikes = (int)strikes;
+    void *options = calloc(1, g->options_size);
+    if (!options) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    g->options_default(options);
+    int rc = game_options_parse(g, options, options_text, err, size);
+    if (rc == 0) {
+        c.options = options;
+        rc = ref_match_play(&c, rec, err, size);
+    }
+    free(options);
+    return rc;
+}
+
+int ref_worker_main(int argc, char **argv)
+{
+    const char *endpoint = NULL;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--connect") && i + 1 < argc)
+            endpoint = argv[++i];
+        else {
+            fprintf(stderr, "referee: usage: referee worker --connect ENDPOINT\n");
+            return 2;
+        }
+    }
+    if (!endpoint) {
+        fprintf(stderr, "referee: worker needs --connect ENDPOINT (the arena's address)\n");
+        return 2;
+    }
+    /* A worker the arena started stops when the arena dies, however it
+     * dies: SIGTERM, whose handler (referee.c) kills the bots first. */
+    if (getenv("ARENA_WORKER_PARENT")) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM, 0L, 0L, 0L);
+        if (getppid() != (pid_t)atol(getenv("ARENA_WORKER_PARENT")))
+            return 1;
+    }
+    void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
+    int linger = 1000, ivl = 2000, timeout = 10000;
+    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
+    if (zmq_connect(sock, endpoint) < 0) {
+        fprintf(stderr, "referee: cannot connect to %s: %s\n", endpoint, zmq_strerror(errno));
+        return 1;
+    }
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    send_ready(sock, &sb);
+    int rc = 0;
+    for (;;) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        if (zmq_msg_recv(&m, sock, 0) < 0) {
+            zmq_msg_close(&m);
+            rc = 1;
+            break;
+        }
+        msgpack_unpacked job;
+        int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &job) == 0;
+        zmq_msg_close(&m);
+        char type[16] = "";
+        if (ok)
+            mps_get_str(&job.data, "type", type, sizeof type);
+        if (!ok || strcmp(type, "job")) {
+            if (ok)
+                msgpack_unpacked_destroy(&job);
+            if (!strcmp(type, "stop"))
+                break;
+            fprintf(stderr, "referee: worker: unexpected message from the arena\n");
+            continue;
+        }
+        int64_t id = -1;
+        mps_get_int(&job.data, "id", &id);
+        ref_record rec;
+        ref_record_init(&rec);
+        char err[512] = "";
+        int64_t started = now_ms();
+        const game_api *g = NULL;
+        int played = play_job(&job.data, &rec, &g, err, sizeof err);
+        int64_t finished = now_ms();
+        msgpack_unpacked_destroy(&job);
+        char *text = played == 0 ? record_text(&rec, g) : NULL;
+        send_result(sock, &sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
+                    started, finished);
+        free(text);
+        ref_record_free(&rec);
+    }
+    msgpack_sbuffer_destroy(&sb);
+    zmq_close(sock);
+    zmq_ctx_term(ctx);
+    return rc;
+}

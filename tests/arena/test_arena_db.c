@@ -1,0 +1,976 @@
+/*
+ * test_arena_db.c - the arena's SQLite store (arena/arena_db.h) on real
+ * files in a private temporary directory.
+ *
+ * Covers opening and migrating, refusing foreign and newer files, bots,
+ * tournaments, storing and reading matches, Elo against hand-computed
+ * numbers, results, the replay check (and that it catches tampering), and
+ * a writer SIGKILLed in the middle of its transactions.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "arena_db.h"
+
+static char dir[256];
+static char err[512];
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* A fresh file name in the test directory for each call. */
+static const char *db_path(const char *name)
+{
+    static char buf[8][512];
+    static int slot;
+    char *p = buf[slot++ % 8];
+    snprintf(p, 512, "%s/%s.db", dir, name);
+    return p;
+}
+
+static arena_db *open_new(const char *name)
+{
+    arena_db *db = NULL;
+    assert_int_equal(arena_db_open(&db, db_path(name), 1, err, sizeof err), 0);
+    assert_non_null(db);
+    return db;
+}
+
+/* Raw SQL on a file, bypassing the library (to build odd files, to tamper). */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        fail_msg("%s: %s", sql, msg);
+    sqlite3_free(msg);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+    return v;
+}
+
+static int64_t add_bot(arena_db *db, const char *name)
+{
+    arena_bot b = {0};
+    snprintf(b.name, sizeof b.name, "%s", name);
+    snprintf(b.cmd, sizeof b.cmd, "./agents/%s --fast", name);
+    snprintf(b.version, sizeof b.version, "1.0");
+    if (arena_db_bot_add(db, &b, err, sizeof err) != 0)
+        fail_msg("bot_add %s: %s", name, err);
+    arena_bot got;
+    assert_int_equal(arena_db_bot_by_name(db, name, &got), 0);
+    return got.id;
+}
+
+static arena_match match2(int64_t a, int64_t b, double score_a, double k)
+{
+    arena_match m = {0};
+    m.game_index = -1;
+    m.seed = 42;
+    m.seats = 2;
+    m.bot[0] = a;
+    m.bot[1] = b;
+    m.score[0] = score_a;
+    m.score[1] = 1.0 - score_a;
+    snprintf(m.reason, sizeof m.reason, "markers");
+    m.culprit = -1;
+    m.elo_k = k;
+    return m;
+}
+
+static arena_match match4(const int64_t bot[4], double score_team0, double k)
+{
+    arena_match m = match2(bot[0], bot[1], score_team0, k);
+    m.seats = 4;
+    m.bot[2] = bot[2];
+    m.bot[3] = bot[3];
+    m.score[2] = m.score[0];
+    m.score[3] = m.score[1];
+    return m;
+}
+
+static void store_ok(arena_db *db, arena_match *m)
+{
+    if (arena_db_match_store(db, m, err, sizeof err) != 0)
+        fail_msg("match_store: %s", err);
+    assert_true(m->id > 0);
+}
+
+static double elo_of(arena_db *db, int64_t bot)
+{
+    arena_rating *r = NULL;
+    int n = arena_db_results(db, 0, &r);
+    assert_true(n >= 0);
+    double e = NAN;
+    for (int i = 0; i < n; i++)
+        if (r[i].bot_id == bot)
+            e = r[i].elo;
+    free(r);
+    assert_false(isnan(e));
+    return e;
+}
+
+static void expect_err(const char *part)
+{
+    if (!strstr(err, part))
+        fail_msg("expected \"%s\" in \"%s\"", part, err);
+    assert_null(strchr(err, '\n'));
+}
+
+static void check_equal(arena_db *db)
+{
+    err[0] = 0;
+    if (arena_db_check_ratings(db, err, sizeof err) != 0)
+        fail_msg("check_ratings: %s", err);
+}
+
+/* ---- open, migrate ------------------------------------------------------ */
+
+static void test_open_migrate(void **state)
+{
+    const char *path = db_path("fresh");
+    arena_db *db = NULL;
+    assert_int_equal(arena_db_open(&db, path, 1, err, sizeof err), 0);
+    assert_int_equal(arena_db_schema_version(db), 1);
+    int64_t bot = add_bot(db, "alice");
+    arena_db_close(db);
+
+    assert_int_equal(raw_int(path, "PRAGMA user_version"), 1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 5);
+    /* WAL is a property of the file: a raw handle sees it too. */
+    assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
+
+    assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
+    assert_int_equal(arena_db_schema_version(db), 1);
+    arena_bot b;
+    assert_int_equal(arena_db_bot_by_name(db, "alice", &b), 0);
+    assert_int_equal(b.id, bot);
+    assert_string_equal(b.cmd, "./agents/alice --fast");
+    assert_string_equal(b.version, "1.0");
+    assert_string_equal(b.cwd, "");
+    arena_db_close(db);
+}
+
+static void test_open_refuses(void **state)
+{
+    arena_db *db = (arena_db *)1;
+    const char *missing = db_path("missing");
+    assert_int_equal(arena_db_open(&db, missing, 0, err, sizeof err), -1);
+    assert_null(db);
+    char want[600];
+    snprintf(want, sizeof want, "no database at %s", missing);
+    assert_string_equal(err, want);
+    assert_int_equal(access(missing, F_OK), -1);    /* not created */
+
+    /* A text file: refused, and left exactly as it was. */
+    const char *text = db_path("text");
+    const char *words = "this is a shopping list, not a database: eggs, milk, bread, "
+                        "coffee, and a few more words to pass SQLite's header size\n";
+    FILE *f = fopen(text, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 8; i++)
+        fputs(words, f);
+    fclose(f);
+    struct stat before, after;
+    assert_int_equal(stat(text, &before), 0);
+    for (int create = 0; create < 2; create++) {
+        assert_int_equal(arena_db_open(&db, text, create, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s is not an arena database", text);
+        assert_string_equal(err, want);
+    }
+    assert_int_equal(stat(text, &after), 0);
+    assert_int_equal(before.st_size, after.st_size);
+    char wal[600];
+    snprintf(wal, sizeof wal, "%s-wal", text);
+    assert_int_equal(access(wal, F_OK), -1);
+
+    /* Somebody else's SQLite file. */
+    const char *other = db_path("other");
+    raw_exec(other, "CREATE TABLE recipes(name TEXT); INSERT INTO recipes VALUES ('soup')");
+    assert_int_equal(arena_db_open(&db, other, 1, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s is not an arena database", other);
+    assert_string_equal(err, want);
+    assert_int_equal(raw_int(other, "SELECT count(*) FROM sqlite_master"), 1);
+
+    /* Another application's id, even with no tables. */
+    const char *app = db_path("app");
+    raw_exec(app, "PRAGMA application_id = 12345");
+    assert_int_equal(arena_db_open(&db, app, 1, err, sizeof err), -1);
+    expect_err("is not an arena database");
+
+    /* A newer arena's file. */
+    const char *newer = db_path("newer");
+    raw_exec(newer, "PRAGMA user_version = 7");
+    assert_int_equal(arena_db_open(&db, newer, 0, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s was written by a newer arena (schema 7)", newer);
+    assert_string_equal(err, want);
+    assert_int_equal(raw_int(newer, "PRAGMA user_version"), 7);
+
+    /* An arena version number on a file without our tables. */
+    const char *fake = db_path("fake");
+    raw_exec(fake, "PRAGMA user_version = 1");
+    assert_int_equal(arena_db_open(&db, fake, 0, err, sizeof err), -1);
+    expect_err("is not an arena database");
+
+    assert_int_equal(arena_db_open(&db, NULL, 1, err, sizeof err), -1);
+    expect_err("empty");
+    assert_int_equal(arena_db_open(&db, "", 1, err, sizeof err), -1);
+    assert_int_equal(arena_db_open(NULL, db_path("x"), 1, err, sizeof err), -1);
+    assert_int_equal(arena_db_open(&db, dir, 1, NULL, 0), -1);   /* a directory */
+    assert_null(db);
+    assert_int_equal(arena_db_schema_version(NULL), -1);
+    arena_db_close(NULL);
+}
+
+/* ---- bots --------------------------------------------------------------- */
+
+static void test_bots(void **state)
+{
+    arena_db *db = open_new("bots");
+    int64_t bob = add_bot(db, "bob");
+    int64_t alice = add_bot(db, "alice");
+    assert_int_not_equal(alice, bob);
+
+    arena_bot dup = {0};
+    snprintf(dup.name, sizeof dup.name, "alice");
+    snprintf(dup.cmd, sizeof dup.cmd, "other");
+    assert_int_equal(arena_db_bot_add(db, &dup, err, sizeof err), -1);
+    assert_string_equal(err, "a bot named alice is already registered");
+
+    arena_bot *list = NULL;
+    assert_int_equal(arena_db_bot_list(db, &list), 2);
+    assert_string_equal(list[0].name, "alice");
+    assert_string_equal(list[1].name, "bob");
+    free(list);
+
+    /* Alice plays, then is removed: the match and her id stay. */
+    arena_match m = match2(alice, bob, 1.0, 32);
+    store_ok(db, &m);
+    assert_int_equal(arena_db_bot_remove(db, "alice", err, sizeof err), 0);
+    arena_bot b;
+    assert_int_equal(arena_db_bot_by_name(db, "alice", &b), 1);
+    assert_int_equal(arena_db_bot_by_id(db, alice, &b), 0);
+    assert_string_equal(b.name, "alice");
+    assert_int_equal(b.removed, 1);
+    assert_int_equal(arena_db_bot_remove(db, "alice", err, sizeof err), -1);
+    expect_err("no registered bot named alice");
+    assert_int_equal(arena_db_bot_list(db, &list), 1);
+    assert_string_equal(list[0].name, "bob");
+    free(list);
+
+    /* The name is free again: a new bot, a new id. */
+    int64_t alice2 = add_bot(db, "alice");
+    assert_int_not_equal(alice2, alice);
+    arena_match got;
+    assert_int_equal(arena_db_match_get(db, m.id, &got), 0);
+    assert_int_equal(got.bot[0], alice);
+    arena_match_free(&got);
+    arena_rating *r = NULL;
+    assert_int_equal(arena_db_results(db, 0, &r), 2);    /* alice2 has not played */
+    assert_int_equal(r[0].bot_id, alice);
+    assert_int_equal(r[0].wins, 1);
+    free(r);
+    assert_int_equal(arena_db_bot_by_id(db, 9999, &b), 1);
+    check_equal(db);
+    arena_db_close(db);
+
+    /* Empty list: a block, count 0. */
+    db = open_new("nobots");
+    assert_int_equal(arena_db_bot_list(db, &list), 0);
+    assert_non_null(list);
+    free(list);
+    arena_db_close(db);
+}
+
+static void test_bad_input(void **state)
+{
+    arena_db *db = open_new("bad");
+    const char *bad[] = {"", "a b", "x/y", "caf\xc3\xa9", "semi;colon", "quote'",
+                         "0123456789012345678901234567890123456789012345678901234567890123"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        arena_bot b = {0};
+        snprintf(b.name, sizeof b.name, "%s", bad[i]);
+        snprintf(b.cmd, sizeof b.cmd, "true");
+        if (strlen(bad[i]) >= sizeof b.name)          /* fill the field unterminated */
+            memcpy(b.name, bad[i], sizeof b.name);
+        assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+        assert_string_equal(err, "bot name must be 1-63 characters of letters, digits, '_', '.', '-'");
+        assert_int_equal(arena_db_bot_remove(db, bad[i], err, sizeof err), -1);
+        assert_int_equal(arena_db_bot_by_name(db, bad[i], NULL), 1);
+    }
+    arena_bot ok63 = {0};
+    memset(ok63.name, 'x', 63);
+    snprintf(ok63.cmd, sizeof ok63.cmd, "true");
+    assert_int_equal(arena_db_bot_add(db, &ok63, err, sizeof err), 0);
+
+    arena_bot b = {0};
+    snprintf(b.name, sizeof b.name, "nocmd");
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    expect_err("command");
+    memset(b.cmd, 'c', sizeof b.cmd);                   /* unterminated */
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    snprintf(b.cmd, sizeof b.cmd, "true");
+    memset(b.version, 'v', sizeof b.version);
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    assert_int_equal(arena_db_bot_add(db, NULL, err, sizeof err), -1);
+    assert_int_equal(arena_db_bot_add(NULL, &b, NULL, 0), -1);
+    assert_int_equal(arena_db_bot_remove(NULL, "x", err, sizeof err), -1);
+    assert_int_equal(arena_db_bot_remove(db, NULL, err, sizeof err), -1);
+    assert_int_equal(arena_db_bot_by_name(db, NULL, &b), 1);
+    assert_int_equal(arena_db_bot_by_name(NULL, "x", &b), -1);
+    assert_int_equal(arena_db_bot_list(db, NULL), -1);
+
+    /* Name-like text is only ever data. */
+    arena_bot sneaky = {0};
+    snprintf(sneaky.name, sizeof sneaky.name, "robert");
+    snprintf(sneaky.cmd, sizeof sneaky.cmd, "x'); DROP TABLE bots; --");
+    assert_int_equal(arena_db_bot_add(db, &sneaky, err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_name(db, "robert", &b), 0);
+    assert_string_equal(b.cmd, "x'); DROP TABLE bots; --");
+
+    arena_tournament t = {0};
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);   /* no key */
+    snprintf(t.key, sizeof t.key, "k");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);   /* no format */
+    snprintf(t.format, sizeof t.format, "round-robin");
+    memset(t.options, 'o', sizeof t.options);
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
+    t.options[0] = 0;
+    t.games = -1;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
+    assert_int_equal(arena_db_tournament_open(db, NULL, err, sizeof err), -1);
+    t.games = 2;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+
+    int64_t x = add_bot(db, "x"), y = add_bot(db, "y");
+    struct { arena_match m; const char *why; } cases[12];
+    int n = 0;
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 3; cases[n++].why = "2 or 4 seats";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = -1; cases[n++].why = "2 or 4 seats";
+    cases[n].m = match2(x, y, 0.7, 32); cases[n++].why = "0, 0.5 or 1";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.score[1] = 1; cases[n++].why = "sum to 1";
+    cases[n].m = match2(x, y, 1, NAN); cases[n++].why = "K";
+    cases[n].m = match2(x, y, 1, -4); cases[n++].why = "K";
+    cases[n].m = match2(x, 777, 1, 32); cases[n++].why = "no bot with id 777";
+    cases[n].m = match2(x, 0, 1, 32); cases[n++].why = "seat 1 has no bot";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.tournament_id = 555;
+    cases[n].m.game_index = 0; cases[n++].why = "no tournament with id 555";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.tournament_id = t.id; cases[n++].why = "game index";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.culprit = 2; cases[n++].why = "culprit";
+    cases[n].m = match2(x, y, 1, 32); memset(cases[n].m.reason, 'r', sizeof cases[n].m.reason);
+    cases[n++].why = "too long";
+    for (int i = 0; i < n; i++) {
+        err[0] = 0;
+        assert_int_equal(arena_db_match_store(db, &cases[i].m, err, sizeof err), -1);
+        expect_err(cases[i].why);
+        assert_int_equal(cases[i].m.id, 0);
+    }
+    assert_int_equal(arena_db_match_store(db, NULL, err, sizeof err), -1);
+    assert_int_equal(arena_db_match_store(NULL, &cases[0].m, err, sizeof err), -1);
+    const char *path = db_path("bad");
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches"), 0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM ratings"), 0);
+
+    arena_match got;
+    assert_int_equal(arena_db_match_get(db, 12345, &got), 1);
+    arena_match_free(&got);
+    arena_match_free(NULL);
+    assert_int_equal(arena_db_match_get(NULL, 1, &got), -1);
+    assert_int_equal(arena_db_match_get(db, 1, NULL), -1);
+    assert_int_equal(arena_db_results(NULL, 0, NULL), -1);
+    assert_int_equal(arena_db_pair_results(db, 0, NULL), -1);
+    assert_int_equal(arena_db_tournament_done(db, 1, NULL), -1);
+    assert_int_equal(arena_db_tournament_get(db, 1, NULL), -1);
+    assert_int_equal(arena_db_check_ratings(NULL, err, sizeof err), -1);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+/* ---- tournaments -------------------------------------------------------- */
+
+static arena_tournament tour(const char *key)
+{
+    arena_tournament t = {0};
+    snprintf(t.key, sizeof t.key, "%s", key);
+    snprintf(t.format, sizeof t.format, "round-robin");
+    snprintf(t.options, sizeof t.options, "players=2 setup=draft");
+    snprintf(t.bots, sizeof t.bots, "1 2");
+    t.games = 10;
+    t.seed = 0x8123456789abcdefULL;
+    t.planned = 10;
+    return t;
+}
+
+static void test_tournaments(void **state)
+{
+    arena_db *db = open_new("tour");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+    arena_tournament t1 = tour("rr a b games=10"), t2 = tour("rr a b games=20");
+    assert_int_equal(arena_db_tournament_open(db, &t1, err, sizeof err), 0);
+    assert_true(t1.id > 0);
+    assert_int_equal(arena_db_tournament_open(db, &t2, err, sizeof err), 0);
+    assert_int_not_equal(t1.id, t2.id);
+
+    /* The same key finds the stored tournament, whatever else is given. */
+    arena_tournament again = tour("rr a b games=10");
+    snprintf(again.format, sizeof again.format, "gauntlet");
+    again.games = 99;
+    assert_int_equal(arena_db_tournament_open(db, &again, err, sizeof err), 1);
+    assert_int_equal(again.id, t1.id);
+    assert_string_equal(again.format, "round-robin");
+    assert_int_equal(again.games, 10);
+    assert_true(again.seed == 0x8123456789abcdefULL);
+    assert_string_equal(again.options, "players=2 setup=draft");
+    assert_string_equal(again.bots, "1 2");
+    assert_int_equal(again.planned, 10);
+    assert_int_equal(again.done, 0);
+    assert_int_equal(again.finished, 0);
+
+    /* Stored out of order, listed in order. */
+    int order[] = {3, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        arena_match m = match2(a, b, 0.5, 32);
+        m.tournament_id = t1.id;
+        m.game_index = order[i];
+        store_ok(db, &m);
+    }
+    int *done = NULL;
+    assert_int_equal(arena_db_tournament_done(db, t1.id, &done), 3);
+    assert_int_equal(done[0], 1);
+    assert_int_equal(done[1], 2);
+    assert_int_equal(done[2], 3);
+    free(done);
+    assert_int_equal(arena_db_tournament_done(db, t2.id, &done), 0);
+    assert_non_null(done);
+    free(done);
+
+    arena_tournament got;
+    assert_int_equal(arena_db_tournament_get(db, t1.id, &got), 0);
+    assert_int_equal(got.done, 3);
+    assert_string_equal(got.key, "rr a b games=10");
+    assert_int_equal(arena_db_tournament_get(db, 9999, &got), 1);
+
+    assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 0);
+    assert_int_equal(got.id, t2.id);
+    assert_int_equal(arena_db_tournament_finish(db, t2.id), 0);
+    assert_int_equal(arena_db_tournament_finish(db, t2.id), 0);   /* idempotent */
+    assert_int_equal(arena_db_tournament_finish(db, 9999), 1);
+    assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 0);
+    assert_int_equal(got.id, t1.id);
+    assert_int_equal(arena_db_tournament_finish(db, t1.id), 0);
+    assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 1);
+    assert_int_equal(arena_db_tournament_get(db, t1.id, &got), 0);
+    assert_int_equal(got.finished, 1);
+    arena_db_close(db);
+}
+
+/* ---- matches ------------------------------------------------------------ */
+
+static void test_match_duplicate(void **state)
+{
+    arena_db *db = open_new("dup");
+    const char *path = db_path("dup");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+    arena_tournament t = tour("dup");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+    arena_match m = match2(a, b, 1, 32);
+    m.tournament_id = t.id;
+    m.game_index = 0;
+    store_ok(db, &m);
+    int64_t first = m.id;
+    double ea = elo_of(db, a);
+
+    arena_match m2 = match2(a, b, 0, 32);          /* same slot, other result */
+    m2.tournament_id = t.id;
+    m2.game_index = 0;
+    assert_int_equal(arena_db_match_store(db, &m2, err, sizeof err), 1);
+    assert_int_equal(m2.id, first);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches"), 1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM rating_history"), 2);
+    assert_int_equal(raw_int(path, "SELECT sum(games) FROM ratings"), 2);
+    assert_true(elo_of(db, a) == ea);
+
+    /* Matches outside tournaments never collide (NULL tournament_id). */
+    arena_match x1 = match2(a, b, 1, 32), x2 = match2(a, b, 1, 32);
+    store_ok(db, &x1);
+    store_ok(db, &x2);
+    assert_int_not_equal(x1.id, x2.id);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_match_roundtrip(void **state)
+{
+    arena_db *db = open_new("roundtrip");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b"), c = add_bot(db, "c"),
+            d = add_bot(db, "d");
+    arena_tournament t = tour("rt");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+
+    const char *record = "# warchest record v1\nseed fedcba9876543210\n"
+                         "0 recruit archer\n1 pass\n\xe2\x99\x9e done\n";
+    arena_match m = match2(b, a, 0, 24.5);
+    m.tournament_id = t.id;
+    m.game_index = 7;
+    m.seed = 0xFEDCBA9876543210ULL;                /* top bit set */
+    snprintf(m.options, sizeof m.options, "players=2 setup=draft");
+    snprintf(m.reason, sizeof m.reason, "timeout");
+    m.culprit = 0;
+    snprintf(m.detail, sizeof m.detail, "seat 0 took 1500 ms");
+    m.decisions = 37;
+    m.hash = 0x8000000000000001ULL;
+    m.record = (char *)record;
+    m.started_ms = 1700000000123LL;
+    m.finished_ms = 1700000004567LL;
+    store_ok(db, &m);
+
+    arena_match g;
+    assert_int_equal(arena_db_match_get(db, m.id, &g), 0);
+    assert_int_equal(g.id, m.id);
+    assert_int_equal(g.tournament_id, t.id);
+    assert_int_equal(g.game_index, 7);
+    assert_true(g.seed == 0xFEDCBA9876543210ULL);
+    assert_string_equal(g.options, "players=2 setup=draft");
+    assert_int_equal(g.seats, 2);
+    assert_int_equal(g.bot[0], b);
+    assert_int_equal(g.bot[1], a);
+    assert_int_equal(g.bot[2], 0);
+    assert_true(g.score[0] == 0.0 && g.score[1] == 1.0);
+    assert_string_equal(g.reason, "timeout");
+    assert_int_equal(g.culprit, 0);
+    assert_string_equal(g.detail, "seat 0 took 1500 ms");
+    assert_int_equal(g.decisions, 37);
+    assert_true(g.hash == 0x8000000000000001ULL);
+    assert_string_equal(g.record, record);
+    assert_int_equal(g.started_ms, 1700000000123LL);
+    assert_int_equal(g.finished_ms, 1700000004567LL);
+    assert_true(g.elo_k == 24.5);
+    arena_match_free(&g);
+    assert_null(g.record);
+
+    /* No tournament, no record, 4 seats, every bit of the seed. */
+    int64_t four[4] = {a, b, c, d};
+    arena_match m4 = match4(four, 0.5, 16);
+    m4.seed = UINT64_MAX;
+    m4.hash = 0;
+    store_ok(db, &m4);
+    assert_int_equal(arena_db_match_get(db, m4.id, &g), 0);
+    assert_int_equal(g.tournament_id, 0);
+    assert_int_equal(g.game_index, -1);
+    assert_true(g.seed == UINT64_MAX);
+    assert_true(g.hash == 0);
+    assert_int_equal(g.seats, 4);
+    assert_int_equal(g.bot[3], d);
+    assert_true(g.score[2] == 0.5);
+    assert_int_equal(g.culprit, -1);
+    assert_null(g.record);
+    arena_match_free(&g);
+    assert_int_equal(raw_int(db_path("roundtrip"),
+                             "SELECT count(*) FROM matches WHERE hash = '8000000000000001'"), 1);
+    arena_db_close(db);
+}
+
+/* ---- Elo ---------------------------------------------------------------- */
+
+static void test_elo_two_seats(void **state)
+{
+    arena_db *db = open_new("elo2");
+    const char *path = db_path("elo2");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+
+    /* Both 1500, expected 0.5 each, K = 32: a win moves 32 * 0.5 = 16. */
+    arena_match m = match2(a, b, 1, 32);
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, a) - 1516.0) < 1e-12);
+    assert_true(fabs(elo_of(db, b) - 1484.0) < 1e-12);
+
+    /* Then a draw, 1516 vs 1484 (diff 32):
+     *   E_a = 1 / (1 + 10^(-32/400)) = 1 / (1 + 0.8317637711) = 0.5459219228
+     *   delta_a = 32 * (0.5 - 0.5459219228) = -1.4695015290
+     *   a = 1514.5304984710, b = 1485.4695015290 */
+    m = match2(a, b, 0.5, 32);
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, a) - 1514.5304984710) < 1e-9);
+    assert_true(fabs(elo_of(db, b) - 1485.4695015290) < 1e-9);
+
+    /* The history row of the draw: before and after for each bot. */
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT elo_before = 1516.0 AND abs(elo_after - 1514.530498471) < 1e-8"
+             " FROM rating_history WHERE match_id = %lld AND bot_id = %lld",
+             (long long)m.id, (long long)a);
+    assert_int_equal(raw_int(path, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT games FROM ratings WHERE bot_id = %lld", (long long)b);
+    assert_int_equal(raw_int(path, sql), 2);
+
+    /* K = 0: an unrated match changes nothing. */
+    m = match2(b, a, 1, 0);
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, a) - 1514.5304984710) < 1e-9);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_elo_four_seats(void **state)
+{
+    arena_db *db = open_new("elo4");
+    int64_t p = add_bot(db, "p"), q = add_bot(db, "q"), r = add_bot(db, "r"),
+            s = add_bot(db, "s");
+    arena_match m = match2(p, q, 1, 32);          /* p 1516, q 1484 */
+    store_ok(db, &m);
+
+    /* Seats p q r s: team p+r = (1516 + 1500) / 2 = 1508 against
+     * team q+s = (1484 + 1500) / 2 = 1492, diff 16, K = 20, p+r win:
+     *   E = 1 / (1 + 10^(-16/400)) = 1 / (1 + 0.9120108394) = 0.5230095873
+     *   delta = 20 * (1 - 0.5230095873) = 9.5398082540
+     * to each member: p 1525.5398082540, r 1509.5398082540,
+     *                 q 1474.4601917460, s 1490.4601917460 */
+    int64_t four[4] = {p, q, r, s};
+    m = match4(four, 1, 20);
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, p) - 1525.5398082540) < 1e-9);
+    assert_true(fabs(elo_of(db, r) - 1509.5398082540) < 1e-9);
+    assert_true(fabs(elo_of(db, q) - 1474.4601917460) < 1e-9);
+    assert_true(fabs(elo_of(db, s) - 1490.4601917460) < 1e-9);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_elo_same_bot_twice(void **state)
+{
+    arena_db *db = open_new("self");
+    const char *path = db_path("self");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b"), c = add_bot(db, "c");
+
+    /* Against itself: +16 then -16, one history row, one game. */
+    arena_match m = match2(a, a, 1, 32);
+    store_ok(db, &m);
+    assert_true(elo_of(db, a) == 1500.0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM rating_history"), 1);
+    assert_int_equal(raw_int(path, "SELECT games FROM ratings"), 1);
+
+    /* Twice in the winning team of fresh bots: 1500 vs 1500, K = 32,
+     * delta 16 per seat, so a gains 32 and b, c lose 16 each. */
+    int64_t four[4] = {a, b, a, c};
+    m = match4(four, 1, 32);
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, a) - 1532.0) < 1e-12);
+    assert_true(fabs(elo_of(db, b) - 1484.0) < 1e-12);
+    assert_true(fabs(elo_of(db, c) - 1484.0) < 1e-12);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static void test_results(void **state)
+{
+    arena_db *db = open_new("results");
+    int64_t a = add_bot(db, "zed"), b = add_bot(db, "amy"), c = add_bot(db, "max"),
+            d = add_bot(db, "dan");
+    arena_tournament t = tour("res");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+    struct { int64_t x, y; double sx; int in_t; } games[] = {
+        {a, b, 1, 1}, {b, a, 1, 1}, {a, b, 0.5, 1}, {b, a, 0, 1},   /* a: 2W 1D 1L vs b */
+        {a, c, 1, 1}, {c, b, 0.5, 1},
+        {a, b, 1, 0}, {c, a, 1, 0},                                 /* outside t */
+    };
+    int gi = 0;
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        arena_match m = match2(games[i].x, games[i].y, games[i].sx, 32);
+        if (games[i].in_t) {
+            m.tournament_id = t.id;
+            m.game_index = gi++;
+        }
+        store_ok(db, &m);
+    }
+    int64_t four[4] = {a, b, c, d};                 /* zed+max beat amy+dan, outside t */
+    arena_match m4 = match4(four, 1, 32);
+    store_ok(db, &m4);
+
+    arena_rating *r = NULL;
+    assert_int_equal(arena_db_results(db, t.id, &r), 3);   /* dan only played outside */
+    /* By name: amy (b), max (c), zed (a). */
+    assert_int_equal(r[0].bot_id, b);
+    assert_int_equal(r[0].games, 5);
+    assert_int_equal(r[0].wins, 1);
+    assert_int_equal(r[0].draws, 2);
+    assert_int_equal(r[0].losses, 2);
+    assert_true(r[0].points == 2.0);
+    assert_int_equal(r[1].bot_id, c);
+    assert_int_equal(r[1].games, 2);
+    assert_int_equal(r[1].draws, 1);
+    assert_int_equal(r[1].losses, 1);
+    assert_int_equal(r[2].bot_id, a);
+    assert_int_equal(r[2].wins, 3);
+    assert_int_equal(r[2].draws, 1);
+    assert_int_equal(r[2].losses, 1);
+    assert_true(r[2].points == 3.5);
+    assert_true(r[2].elo == elo_of(db, a));   /* live, over everything */
+    free(r);
+
+    assert_int_equal(arena_db_results(db, 0, &r), 4);
+    assert_string_equal(r[1].name, "dan");
+    assert_int_equal(r[1].games, 1);
+    assert_int_equal(r[1].losses, 1);
+    assert_int_equal(r[3].bot_id, a);
+    assert_int_equal(r[3].games, 8);
+    assert_int_equal(r[3].wins, 5);
+    assert_int_equal(r[3].losses, 2);
+    free(r);
+    assert_int_equal(arena_db_results(db, 9999, &r), 0);
+    assert_non_null(r);
+    free(r);
+
+    arena_pair_result *p = NULL;
+    assert_int_equal(arena_db_pair_results(db, t.id, &p), 3);
+    /* Pairs by (a, b) with a < b: (zed, amy), (zed, max), (amy, max). */
+    assert_int_equal(p[0].a, a);
+    assert_int_equal(p[0].b, b);
+    assert_int_equal(p[0].a_wins, 2);
+    assert_int_equal(p[0].draws, 1);
+    assert_int_equal(p[0].b_wins, 1);
+    assert_int_equal(p[1].a, a);
+    assert_int_equal(p[1].b, c);
+    assert_int_equal(p[1].a_wins, 1);
+    assert_int_equal(p[2].a, b);
+    assert_int_equal(p[2].b, c);
+    assert_int_equal(p[2].draws, 1);
+    free(p);
+    assert_int_equal(arena_db_pair_results(db, 0, &p), 3);   /* the 4-seat match is not a pair */
+    assert_int_equal(p[0].a_wins, 3);
+    assert_int_equal(p[1].a_wins, 1);
+    assert_int_equal(p[1].b_wins, 1);
+    free(p);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+/* ---- the replay check --------------------------------------------------- */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random valid match among nbots bots (ids 1..nbots), distinct seats. */
+static arena_match random_match(int nbots)
+{
+    static const double scores[] = {0, 0.5, 1}, ks[] = {16, 24.5, 32};
+    int64_t bot[4];
+    int seats = next_rand() % 3 == 0 ? 4 : 2;
+    for (int i = 0; i < seats; i++) {
+        int fresh;
+        do {
+            bot[i] = 1 + (int64_t)(next_rand() % (uint64_t)nbots);
+            fresh = 1;
+            for (int j = 0; j < i; j++)
+                fresh &= bot[j] != bot[i];
+        } while (!fresh);
+    }
+    double s = scores[next_rand() % 3], k = ks[next_rand() % 3];
+    arena_match m = seats == 4 ? match4(bot, s, k) : match2(bot[0], bot[1], s, k);
+    m.seed = next_rand();
+    m.hash = next_rand();
+    return m;
+}
+
+static void test_check_ratings(void **state)
+{
+    arena_db *db = open_new("check");
+    const char *path = db_path("check");
+    char name[16];
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "bot%d", i);
+        assert_int_equal(add_bot(db, name), i + 1);
+    }
+    check_equal(db);                                 /* empty is consistent */
+    for (int i = 0; i < 400; i++) {
+        arena_match m = random_match(8);
+        store_ok(db, &m);
+    }
+    check_equal(db);
+
+    raw_exec(path, "UPDATE ratings SET elo = elo + 1 WHERE bot_id = 3");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("bot 3: the ratings table has");
+    raw_exec(path, "UPDATE ratings SET elo = elo - 1 WHERE bot_id = 3");
+    check_equal(db);
+
+    raw_exec(path, "UPDATE ratings SET games = games + 1 WHERE bot_id = 5");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    raw_exec(path, "UPDATE ratings SET games = games - 1 WHERE bot_id = 5");
+
+    /* A result changed after the fact shows up in the history. */
+    raw_exec(path, "UPDATE matches SET elo_k = elo_k + 1 WHERE id = 200");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("match 200");
+    raw_exec(path, "UPDATE matches SET elo_k = elo_k - 1 WHERE id = 200");
+    check_equal(db);
+
+    raw_exec(path, "DELETE FROM rating_history WHERE match_id = 100 AND bot_id ="
+                   " (SELECT min(bot_id) FROM rating_history WHERE match_id = 100)");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("no row for match 100");
+    arena_db_close(db);
+}
+
+/* ---- a writer killed mid-way -------------------------------------------- */
+
+#define CHILD_MATCHES 100000
+
+static int64_t count_matches(sqlite3 *h)
+{
+    int64_t n = -1;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, "SELECT count(*) FROM matches", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* Forks a writer storing matches as fast as it can, waits until it has
+ * committed `at_least` more, lets it run a few ms, and SIGKILLs it: it is
+ * almost always inside a transaction then. */
+static void kill_a_writer(const char *path, int64_t at_least)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        arena_db *cdb = NULL;
+        char cerr[256];
+        if (arena_db_open(&cdb, path, 0, cerr, sizeof cerr) != 0)
+            _exit(2);
+        for (int i = 0; i < CHILD_MATCHES; i++) {
+            arena_match m = random_match(6);
+            if (arena_db_match_store(cdb, &m, cerr, sizeof cerr) != 0)
+                _exit(3);
+        }
+        _exit(0);
+    }
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(h, 5000);
+    int64_t start = count_matches(h), seen = start;
+    for (int tries = 0; tries < 60000 && seen < start + at_least; tries++) {
+        usleep(500);
+        seen = count_matches(h);
+    }
+    sqlite3_close(h);
+    usleep(3000);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_true(seen >= start + at_least);
+}
+
+static void test_interrupted(void **state)
+{
+    const char *path = db_path("killed");
+    arena_db *db = open_new("killed");
+    char name[16];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "bot%d", i);
+        add_bot(db, name);
+    }
+    arena_db_close(db);     /* no connection crosses the fork */
+
+    for (int round = 0; round < 3; round++) {
+        kill_a_writer(path, 20);
+        assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
+        check_equal(db);
+        arena_db_close(db);
+    }
+    int64_t stored = raw_int(path, "SELECT count(*) FROM matches");
+    assert_true(stored >= 60 && stored < 3 * CHILD_MATCHES);
+    print_message("3 writers killed, %lld matches stored\n", (long long)stored);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches m WHERE NOT EXISTS"
+                                   " (SELECT 1 FROM rating_history h WHERE h.match_id = m.id)"), 0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM rating_history"),
+                     raw_int(path, "SELECT sum(seats) FROM matches"));
+
+    /* And it goes on taking matches. */
+    assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
+    arena_match m = random_match(6);
+    store_ok(db, &m);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+/* ---- main --------------------------------------------------------------- */
+
+static int make_dir(void **state)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/test_arena_db.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    char p[600];
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    closedir(d);
+    return rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_migrate),
+        cmocka_unit_test(test_open_refuses),
+        cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_tournaments),
+        cmocka_unit_test(test_match_duplicate),
+        cmocka_unit_test(test_match_roundtrip),
+        cmocka_unit_test(test_elo_two_seats),
+        cmocka_unit_test(test_elo_four_seats),
+        cmocka_unit_test(test_elo_same_bot_twice),
+        cmocka_unit_test(test_results),
+        cmocka_unit_test(test_check_ratings),
+        cmocka_unit_test(test_interrupted),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
