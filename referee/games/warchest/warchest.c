@@ -3,8 +3,9 @@
  *
  *   warchest bench [--games N] [--players 2|4] [--setup dealt|draft]
  *       Plays N random games from fixed seeds in-process and prints rates
- *       and a signature over every final state. The signature must not
- *       change unless the rules do: compare it before and after a change.
+ *       and a signature over every final state, for 2 and then 4 players
+ *       unless --players picks one. The signatures must not change unless
+ *       the rules do: compare them before and after a change.
  *   warchest play [--seed N] [--players 2|4] [--setup S] [--quiet]
  *       Plays one random game, printing every action and the final board.
  */
@@ -47,6 +48,7 @@ struct args {
     uint64_t games, seed;
     wc_options opt;
     int quiet;
+    int players_given;      /* bench: without --players, both 2 and 4 */
 };
 
 static int parse_args(int argc, char **argv, struct args *a)
@@ -54,6 +56,7 @@ static int parse_args(int argc, char **argv, struct args *a)
     a->games = 1000;
     a->seed = 1;
     a->quiet = 0;
+    a->players_given = 0;
     wc_options_default(&a->opt);
     for (int i = 2; i < argc; i++) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +82,7 @@ static int parse_args(int argc, char **argv, struct args *a)
                 return -1;
             }
             a->opt.players = (uint8_t)atoi(v);
+            a->players_given = 1;
         } else if (strcmp(f, "--setup") == 0) {
             if (strcmp(v, "dealt") == 0)
                 a->opt.setup = WC_SETUP_DEALT;
@@ -219,7 +223,14 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "bench") == 0 || strcmp(argv[1], "play") == 0) {
         if (parse_args(argc, argv, &a) < 0)
             return 2;
-        return argv[1][0] == 'b' ? bench(&a) : play(&a);
+        if (argv[1][0] == 'p')
+            return play(&a);
+        if (a.players_given)
+            return bench(&a);
+        int rc = bench(&a);
+        a.opt.players = 4;
+        printf("\n");
+        return rc ? rc : bench(&a);
     }
     return usage("unknown command");
 }
