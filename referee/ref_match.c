@@ -82,7 +82,7 @@ void ref_config_default(ref_config *c)
     c->max_message = 1 << 20;
     c->limits.cpu_seconds = 600;
     c->limits.address_space_bytes = (uint64_t)4 << 30;
-    c->limits.max_processes = 256;
+    c->limits.max_processes = 4096;    /* RLIMIT_NPROC counts all the user's processes */
     c->limits.max_open_files = 256;
     c->limits.log_bytes = 1 << 20;
     c->transport = "ipc";

@@ -222,6 +222,11 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
                      over ? "ended otherwise" : "is not over", r->reason);
             goto out;
         }
+        if (r->culprit != -1) {
+            snprintf(err, size, "the game ended by %s, yet seat %d is named culprit", reason,
+                     r->culprit);
+            goto out;
+        }
         for (int i = 0; i < r->seats; i++)
             if (score[i] != r->score[i]) {
                 snprintf(err, size, "seat %d scored %g, the record says %g", i, score[i],
@@ -231,9 +236,20 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
     } else if (over) {
         snprintf(err, size, "the game ended by %s before the recorded forfeit", reason);
         goto out;
-    } else if (r->culprit < 0) {
+    } else if (r->culprit < 0 || r->culprit >= r->seats) {
         snprintf(err, size, "forfeit '%s' without a culprit", r->reason);
         goto out;
+    } else {
+        /* A forfeit loses for the culprit's team and wins for the others. */
+        int team = g->team_of(state, r->culprit);
+        for (int i = 0; i < r->seats; i++) {
+            double want = g->team_of(state, i) == team ? 0 : 1;
+            if (r->score[i] != want) {
+                snprintf(err, size, "seat %d scored %g, the forfeit by seat %d gives %g", i,
+                         r->score[i], r->culprit, want);
+                goto out;
+            }
+        }
     }
     if (g->hash(state) != r->hash) {
         snprintf(err, size, "final hash %016" PRIx64 ", the record says %016" PRIx64,

@@ -1,0 +1,340 @@
+/*
+ * badbot.c - a bot that misbehaves on purpose, to test the referee.
+ *
+ *   badbot MODE [ARG] [--marker=TEXT]
+ *
+ *   ok            plays random legal actions
+ *   crash K       abort() at its K-th decision
+ *   hang          never answers
+ *   slow MS       sleeps MS milliseconds before each answer
+ *   garbage       answers with bytes that are not msgpack
+ *   huge          answers with a 100 MB message
+ *   illegal       answers index = nactions
+ *   badtoken      says hello with a wrong token
+ *   exit K        exit(0) at its K-th decision
+ *   child         starts `sleep 300` twice (a plain child and a setsid'ed
+ *                 one), then plays normally
+ *   outofturn     sends an action right after its hello, unasked
+ *   identity      answers through a second DEALER socket
+ *   disconnect K  closes its socket at its K-th decision, keeps running
+ *   flood         writes 50 MB to stdout, then plays normally
+ *   version       says hello with protocol 99
+ *   text          plays by action text instead of index (legal: plays on)
+ *   badtext       answers with a text that is no legal action
+ *   noindex       answers an action with neither index nor text
+ *   frames        answers in two frames
+ *   array         answers with a msgpack array, not a map
+ *   wrongid       answers with the request's id + 1
+ *   late MS       sleeps MS before its first answer only
+ *
+ * --marker is ignored: the tests put it on the command line (and in the
+ * environment) to find stray processes. The modes that the C SDK can
+ * express use it; the others speak the protocol by hand and print every
+ * message type they receive ("recv TYPE [CODE]") for the tests to check.
+ * Every badbot dies by itself after a minute, so a referee bug cannot
+ * leave it running for long (the tests still see it as a stray).
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "arena_bot.h"
+#include "mps.h"
+#include "wc_rng.h"
+
+static wc_rng rng;
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&t, &t) < 0)
+        ;
+}
+
+static void sleep_forever(void)
+{
+    for (;;)
+        pause();
+}
+
+/* ---- the raw protocol ------------------------------------------------ */
+
+static void *ctx;
+
+static void *raw_socket(void)
+{
+    int linger = 0;
+    void *s = zmq_socket(ctx, ZMQ_DEALER);
+    zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+    if (zmq_connect(s, getenv("ARENA_ENDPOINT")) < 0) {
+        fprintf(stderr, "badbot: cannot connect: %s\n", zmq_strerror(errno));
+        exit(3);
+    }
+    return s;
+}
+
+static void put_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str(pk, strlen(s));
+    msgpack_pack_str_body(pk, s, strlen(s));
+}
+
+static void raw_send(void *s, const void *data, size_t n)
+{
+    if (zmq_send(s, data, n, 0) < 0)
+        fprintf(stderr, "badbot: send failed: %s\n", zmq_strerror(errno));
+}
+
+static void raw_hello(void *s, const char *token, int protocol)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 5);
+    put_str(&pk, "type");     put_str(&pk, "hello");
+    put_str(&pk, "protocol"); msgpack_pack_int(&pk, protocol);
+    put_str(&pk, "token");    put_str(&pk, token);
+    put_str(&pk, "name");     put_str(&pk, "badbot");
+    put_str(&pk, "version");  put_str(&pk, "0");
+    raw_send(s, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* An action by index (text NULL), by text, or with neither (index < 0). */
+static void raw_action_as(void *s, int64_t id, int index, const char *text)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, text || index >= 0 ? 3 : 2);
+    put_str(&pk, "type");  put_str(&pk, "action");
+    put_str(&pk, "id");    msgpack_pack_int64(&pk, id);
+    if (text) {
+        put_str(&pk, "text"); put_str(&pk, text);
+    } else if (index >= 0) {
+        put_str(&pk, "index"); msgpack_pack_int(&pk, index);
+    }
+    raw_send(s, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static void raw_action(void *s, int64_t id, int index)
+{
+    raw_action_as(s, id, index, NULL);
+}
+
+static char first_text[128];     /* the last request's first action */
+
+/* Waits for a request: 1 with its id and action count; 0 after "end";
+ * -1 when the connection fails. Prints each message type received. */
+static int raw_next(void *s, int64_t *id, int *nactions)
+{
+    for (;;) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        if (zmq_msg_recv(&m, s, 0) < 0) {
+            zmq_msg_close(&m);
+            return -1;
+        }
+        msgpack_unpacked u;
+        int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &u) == 0;
+        zmq_msg_close(&m);
+        if (!ok)
+            return -1;
+        char type[32] = "?", code[32] = "";
+        mps_get_str(&u.data, "type", type, sizeof type);
+        mps_get_str(&u.data, "code", code, sizeof code);
+        printf("recv %s%s%s\n", type, *code ? " " : "", code);
+        fflush(stdout);
+        int rc = 2;
+        if (!strcmp(type, "end")) {
+            rc = 0;
+        } else if (!strcmp(type, "request")) {
+            const msgpack_object *acts = mps_get(&u.data, "actions");
+            rc = mps_get_int(&u.data, "id", id) == 0 && acts &&
+                 acts->type == MSGPACK_OBJECT_ARRAY ? 1 : -1;
+            if (rc == 1)
+                *nactions = (int)acts->via.array.size;
+            if (rc == 1 && (*nactions < 1 || mps_get_str(&acts->via.array.ptr[0], "text",
+                                                         first_text, sizeof first_text) < 0))
+                rc = -1;
+        }
+        msgpack_unpacked_destroy(&u);
+        if (rc != 2)
+            return rc;
+    }
+}
+
+/* Says hello properly, then misbehaves at the first request. */
+static int raw_mode(const char *mode)
+{
+    ctx = zmq_ctx_new();
+    void *s = raw_socket();
+    const char *token = getenv("ARENA_TOKEN");
+    int64_t id;
+    int n;
+
+    if (!strcmp(mode, "badtoken")) {
+        raw_hello(s, "0123456789abcdef0123456789abcdef", 1);
+    } else if (!strcmp(mode, "version")) {
+        raw_hello(s, token, 99);
+    } else {
+        raw_hello(s, token, 1);
+        if (!strcmp(mode, "outofturn"))
+            raw_action(s, 0, 0);   /* id 0 is never a request's */
+    }
+    int rc;
+    while ((rc = raw_next(s, &id, &n)) == 1) {
+        if (!strcmp(mode, "garbage")) {
+            unsigned char junk[64];
+            junk[0] = 0xc1;        /* "never used" in msgpack: never valid */
+            for (size_t k = 1; k < sizeof junk; k++)
+                junk[k] = (unsigned char)wc_rng_next(&rng);
+            raw_send(s, junk, sizeof junk);
+        } else if (!strcmp(mode, "huge")) {
+            size_t size = (size_t)100 << 20;
+            char *big = malloc(size);
+            if (!big)
+                return 4;
+            memset(big, 'x', size);
+            raw_send(s, big, size);
+            free(big);
+        } else if (!strcmp(mode, "text")) {
+            raw_action_as(s, id, -1, first_text);
+        } else if (!strcmp(mode, "badtext")) {
+            raw_action_as(s, id, -1, "deploy nobody z9");
+        } else if (!strcmp(mode, "noindex")) {
+            raw_action_as(s, id, -1, NULL);
+        } else if (!strcmp(mode, "wrongid")) {
+            raw_action(s, id + 1, 0);
+        } else if (!strcmp(mode, "frames")) {
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            raw_action(s, id, 0);
+        } else if (!strcmp(mode, "array")) {
+            static const char arr[] = { (char)0x92, 0x01, 0x02 };   /* [1, 2] */
+            raw_send(s, arr, sizeof arr);
+        } else if (!strcmp(mode, "identity")) {
+            void *other = raw_socket();
+            sleep_ms(50);          /* let it connect */
+            raw_action(other, id, 0);
+        } else {
+            raw_action(s, id, (int)wc_rng_below(&rng, (uint32_t)n));
+        }
+    }
+    /* Misbehaved or ended: wait to be killed (or exit after "end"). */
+    if (rc == 0)
+        return 0;
+    sleep_forever();
+    return 0;
+}
+
+/* ---- through the SDK ------------------------------------------------- */
+
+static void spawn_sleep(int new_session)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (new_session) {
+            setsid();
+            if (fork() > 0)        /* the grandchild is orphaned at once */
+                _exit(0);
+        }
+        execlp("sleep", "sleep", "300", (char *)NULL);
+        _exit(127);
+    }
+}
+
+static void flood(void)
+{
+    static char buf[1 << 16];
+    memset(buf, 'f', sizeof buf);
+    buf[sizeof buf - 1] = '\n';
+    for (size_t total = 0; total < (size_t)50 << 20; total += sizeof buf) {
+        size_t done = 0;
+        while (done < sizeof buf) {
+            ssize_t w = write(1, buf + done, sizeof buf - done);
+            if (w <= 0)
+                return;
+            done += (size_t)w;
+        }
+    }
+}
+
+static int sdk_mode(const char *mode, long arg)
+{
+    if (!strcmp(mode, "child")) {
+        spawn_sleep(0);
+        spawn_sleep(1);
+    } else if (!strcmp(mode, "flood")) {
+        flood();
+    }
+    arena_bot *bot = arena_connect("badbot", mode);
+    if (!bot)
+        return 1;
+    static arena_request req;
+    long decision = 0;
+    while (arena_next(bot, &req) > 0) {
+        decision++;
+        if (!strcmp(mode, "crash") && decision == arg)
+            abort();
+        if (!strcmp(mode, "exit") && decision == arg)
+            exit(0);
+        if (!strcmp(mode, "disconnect") && decision == arg) {
+            arena_close(bot);
+            sleep_forever();
+        }
+        if (!strcmp(mode, "hang"))
+            sleep_forever();
+        if (!strcmp(mode, "slow") || (!strcmp(mode, "late") && decision == 1))
+            sleep_ms(arg);
+        int index = !strcmp(mode, "illegal") ? req.nactions
+                                              : (int)wc_rng_below(&rng, (uint32_t)req.nactions);
+        arena_answer(bot, &req, index);
+    }
+    printf("end %s\n", arena_last_result(bot)->reason);
+    return arena_close(bot);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = NULL;
+    long arg = 0;
+    int nargs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--marker=", 9))
+            continue;
+        if (nargs == 0)
+            mode = argv[i];
+        else if (nargs == 1)
+            arg = strtol(argv[i], NULL, 10);
+        nargs++;
+    }
+    if (!mode) {
+        fprintf(stderr, "usage: badbot MODE [ARG] [--marker=TEXT]\n");
+        return 2;
+    }
+    alarm(60);
+    const char *seat = getenv("ARENA_SEAT");
+    wc_rng_seed(&rng, seat ? strtoull(seat, NULL, 10) + 7 : 7, 5);
+
+    static const char *const raw[] = { "garbage", "huge", "badtoken", "outofturn", "identity",
+                                       "version", "text", "badtext", "noindex", "frames",
+                                       "array", "wrongid" };
+    for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++)
+        if (!strcmp(mode, raw[k]))
+            return raw_mode(mode);
+    static const char *const sdk[] = { "ok", "crash", "hang", "slow", "illegal", "exit",
+                                       "child", "disconnect", "flood", "late" };
+    for (size_t k = 0; k < sizeof sdk / sizeof sdk[0]; k++)
+        if (!strcmp(mode, sdk[k]))
+            return sdk_mode(mode, arg);
+    fprintf(stderr, "badbot: unknown mode '%s'\n", mode);
+    return 2;
+}

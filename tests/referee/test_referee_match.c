@@ -1,0 +1,848 @@
+/*
+ * test_referee_match.c - ref_match_play with real bot processes.
+ *
+ *   test_referee_match BADBOT RANDOM
+ *
+ * Each test plays one match between the random agent and badbot (see
+ * badbot.c) in one of its misbehaviours, then checks the record: the
+ * exact reason code, the culprit, the scores, that it replays
+ * (ref_record_verify), and that nothing was left behind: no process on
+ * the machine carries the match's unique marker (in its command line or,
+ * for the bots' own children such as `sleep`, its environment), and this
+ * process has no children at all.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "ref_match.h"
+#include "ref_record.h"
+
+static const char *badbot_path, *random_path;
+static int match_count;
+
+/* ---- processes ---------------------------------------------------------- */
+
+/* Reads a whole small /proc file; returns its length, -1 when unreadable. */
+static ssize_t read_proc(const char *pid, const char *what, char *buf, size_t size)
+{
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s/%s", pid, what);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t n = 0;
+    ssize_t r;
+    while (n < size && (r = read(fd, buf + n, size - n)) > 0)
+        n += (size_t)r;
+    close(fd);
+    return (ssize_t)n;
+}
+
+/* Processes whose command line or environment holds `marker`; each is
+ * printed and then killed, so one failure does not leak into the next. */
+static int strays(const char *marker)
+{
+    static char buf[1 << 17];
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int found = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        pid_t pid = (pid_t)atoi(de->d_name);
+        if (pid == getpid())
+            continue;
+        int hit = 0;
+        const char *what[] = { "cmdline", "environ" };
+        for (int k = 0; k < 2 && !hit; k++) {
+            ssize_t n = read_proc(de->d_name, what[k], buf, sizeof buf);
+            hit = n > 0 && memmem(buf, (size_t)n, marker, strlen(marker)) != NULL;
+        }
+        if (hit) {
+            ssize_t n = read_proc(de->d_name, "cmdline", buf, sizeof buf - 1);
+            for (ssize_t k = 0; k < n; k++)
+                if (!buf[k])
+                    buf[k] = ' ';
+            buf[n > 0 ? n : 0] = 0;
+            char stat[512] = "";
+            n = read_proc(de->d_name, "stat", stat, sizeof stat - 1);
+            stat[n > 0 ? n : 0] = 0;
+            char *rp = strrchr(stat, ')');
+            fprintf(stderr, "stray process %d: %s(state, ppid, pgrp, session:%.24s)\n", (int)pid,
+                    buf, rp ? rp + 1 : "?");
+            kill(pid, SIGKILL);
+            found++;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* Children of this process, zombies included; each is killed and reaped. */
+static int children(void)
+{
+    char buf[512];
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int found = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        ssize_t n = read_proc(de->d_name, "stat", buf, sizeof buf - 1);
+        if (n <= 0)
+            continue;
+        buf[n] = 0;
+        char *rp = strrchr(buf, ')'), state;
+        int ppid;
+        if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2 || ppid != getpid())
+            continue;
+        fprintf(stderr, "child process %s left (state %c)\n", de->d_name, state);
+        kill(atoi(de->d_name), SIGKILL);
+        waitpid(atoi(de->d_name), NULL, 0);
+        found++;
+    }
+    closedir(d);
+    return found;
+}
+
+/* ---- one match ---------------------------------------------------------- */
+
+typedef struct run {
+    ref_config cfg;
+    void *options;
+    ref_record rec;
+    char cmd[GAME_MAX_SEATS][1024];
+    char marker[64];
+    char logdir[64];
+    double seconds;
+} run;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A two-seat match between random agents, short time controls, no
+ * address-space limit (sanitizer builds reserve terabytes), its own log
+ * directory. Tests change what they need before run_play. */
+static run *run_new(void)
+{
+    run *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    ref_config_default(&r->cfg);
+    r->cfg.game = &game_warchest;
+    r->options = calloc(1, game_warchest.options_size);
+    assert_non_null(r->options);
+    game_warchest.options_default(r->options);
+    r->cfg.options = r->options;
+    r->cfg.seed = 7;
+    r->cfg.nbots = 2;
+    r->cfg.move_ms = 500;
+    r->cfg.bank_ms = 1000;
+    r->cfg.handshake_ms = 8000;
+    r->cfg.limits.address_space_bytes = 0;
+    snprintf(r->marker, sizeof r->marker, "arena-test-%d-%d", (int)getpid(), ++match_count);
+    snprintf(r->logdir, sizeof r->logdir, "/tmp/arena-test-XXXXXX");
+    assert_non_null(mkdtemp(r->logdir));
+    r->cfg.log_dir = r->logdir;
+    ref_record_init(&r->rec);
+    for (int i = 0; i < GAME_MAX_SEATS; i++)
+        snprintf(r->cmd[i], sizeof r->cmd[i], "ARENA_TEST_MARKER=%s exec %s --marker=%s",
+                 r->marker, random_path, r->marker);
+    return r;
+}
+
+static void run_option(run *r, const char *key, const char *value)
+{
+    assert_null(game_warchest.options_set(r->options, key, value));
+}
+
+/* Seat `seat` runs badbot with `args` ("crash 3"). */
+static void run_badbot(run *r, int seat, const char *args)
+{
+    snprintf(r->cmd[seat], sizeof r->cmd[seat], "ARENA_TEST_MARKER=%s exec %s %s --marker=%s",
+             r->marker, badbot_path, args, r->marker);
+}
+
+/* Plays, then checks that nothing was left behind. */
+static void run_play(run *r)
+{
+    char err[256] = "";
+    for (int i = 0; i < r->cfg.nbots; i++)
+        r->cfg.bot_cmd[i] = r->cmd[i];
+    double t0 = now_s();
+    int rc = ref_match_play(&r->cfg, &r->rec, err, sizeof err);
+    r->seconds = now_s() - t0;
+    if (rc != 0)
+        fprintf(stderr, "ref_match_play: %s\n", err);
+    assert_int_equal(rc, 0);
+    fprintf(stderr, "    %s: %s, culprit %d, %zu decisions, %.2f s (%s)\n", r->marker,
+            r->rec.reason, r->rec.culprit, r->rec.ndecisions, r->seconds, r->rec.detail);
+    assert_int_equal(strays(r->marker), 0);
+    assert_int_equal(children(), 0);
+}
+
+/* The bot output kept in seat's log, NUL-terminated; free it. */
+static char *run_log(const run *r, int seat, size_t *size)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/seat%d.log", r->logdir, seat);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = 0;
+    fclose(f);
+    if (size)
+        *size = (size_t)n;
+    return buf;
+}
+
+static void run_free(run *r)
+{
+    for (int i = 0; i < GAME_MAX_SEATS; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/seat%d.log", r->logdir, i);
+        unlink(path);
+    }
+    rmdir(r->logdir);
+    ref_record_free(&r->rec);
+    free(r->options);
+    free(r);
+}
+
+static void assert_verifies(const ref_record *rec)
+{
+    char err[256] = "";
+    int rc = ref_record_verify(rec, &game_warchest, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "verify: %s\n", err);
+    assert_int_equal(rc, 0);
+}
+
+/* The game ended by itself: markers or the round limit, no culprit. */
+static void assert_game_result(const ref_record *rec)
+{
+    if (strcmp(rec->reason, "markers") && strcmp(rec->reason, "round_limit"))
+        fail_msg("expected a game result, got '%s' (%s)", rec->reason, rec->detail);
+    assert_int_equal(rec->culprit, -1);
+    assert_true(rec->score[0] + rec->score[1] == 1.0);
+    assert_true(rec->ndecisions > 0);
+    assert_verifies(rec);
+}
+
+/* Seat `culprit` of two forfeited with `reason`: 0 for it, 1 for the other. */
+static void assert_forfeit(const ref_record *rec, const char *reason, int culprit)
+{
+    assert_string_equal(rec->reason, reason);
+    assert_int_equal(rec->culprit, culprit);
+    assert_true(rec->score[culprit] == 0.0);
+    assert_true(rec->score[1 - culprit] == 1.0);
+    assert_true(rec->detail[0] != 0);
+    assert_verifies(rec);
+}
+
+/* Decisions seat made itself (own) and the referee substituted (subs). */
+static void count_decisions(const ref_record *rec, int seat, int *own, int *subs)
+{
+    *own = *subs = 0;
+    for (size_t i = 0; i < rec->ndecisions; i++)
+        if (rec->decisions[i].seat == seat)
+            ++*(rec->decisions[i].substituted ? subs : own);
+}
+
+/* Plays badbot `args` in `seat` against random and expects `reason`. */
+static run *forfeit_match(int seat, const char *args, const char *reason)
+{
+    run *r = run_new();
+    run_badbot(r, seat, args);
+    run_play(r);
+    assert_forfeit(&r->rec, reason, seat);
+    return r;
+}
+
+/* ---- matches that end normally ----------------------------------------- */
+
+static void test_random_vs_random(void **state)
+{
+    run *r = run_new();
+    run_play(r);
+    assert_game_result(&r->rec);
+    assert_string_equal(r->rec.name[0], "random");
+    assert_string_equal(r->rec.name[1], "random");
+    assert_string_equal(r->rec.game, "warchest");
+    int own, subs;
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(subs, 0);
+    run_free(r);
+}
+
+static void test_tcp_transport(void **state)
+{
+    run *r = run_new();
+    r->cfg.transport = "tcp";
+    run_play(r);
+    assert_game_result(&r->rec);
+    run_free(r);
+}
+
+static void test_draft(void **state)
+{
+    run *r = run_new();
+    run_option(r, "setup", "draft");
+    run_play(r);
+    assert_game_result(&r->rec);
+    assert_non_null(strstr(r->rec.options, "setup=draft"));
+    char text[128];
+    game_warchest.format(r->rec.decisions[0].action, text, sizeof text);
+    assert_int_equal(strncmp(text, "pick ", 5), 0);
+    run_free(r);
+}
+
+static void test_four_players_team_forfeit(void **state)
+{
+    run *r = run_new();
+    run_option(r, "players", "4");
+    r->cfg.nbots = 4;
+    run_badbot(r, 2, "crash 2");
+    run_play(r);
+    assert_string_equal(r->rec.reason, REF_CRASH);
+    assert_int_equal(r->rec.culprit, 2);
+    /* seats 0 and 2 are side A: the whole team loses */
+    assert_true(r->rec.score[0] == 0.0 && r->rec.score[2] == 0.0);
+    assert_true(r->rec.score[1] == 1.0 && r->rec.score[3] == 1.0);
+    assert_verifies(&r->rec);
+    run_free(r);
+}
+
+static void test_child_processes_killed(void **state)
+{
+    run *r = run_new();
+    run_badbot(r, 1, "child");
+    run_play(r);            /* checks the two `sleep 300` are gone */
+    assert_game_result(&r->rec);
+    run_free(r);
+}
+
+static void test_flood_log_capped(void **state)
+{
+    run *r = run_new();
+    r->cfg.limits.log_bytes = 1 << 20;
+    run_badbot(r, 0, "flood");
+    run_play(r);
+    assert_game_result(&r->rec);
+    size_t size;
+    char *log = run_log(r, 0, &size);
+    assert_true(size <= (1u << 20) + strlen(REF_PROC_TRUNCATED_LINE) + 1);
+    assert_true(size >= 1u << 20);
+    assert_non_null(strstr(log + (1 << 20) - 1, REF_PROC_TRUNCATED_LINE));
+    free(log);
+    run_free(r);
+}
+
+static void test_slow_within_move_limit(void **state)
+{
+    run *r = run_new();
+    run_option(r, "round_limit", "6");
+    r->cfg.move_ms = 300;
+    r->cfg.bank_ms = 0;
+    run_badbot(r, 1, "slow 30");
+    run_play(r);
+    assert_game_result(&r->rec);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    assert_true(own > 0);
+    assert_int_equal(subs, 0);
+    run_free(r);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static void write_record(const ref_record *rec, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(ref_record_write(rec, &game_warchest, f), 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int read_record(const char *path, ref_record *rec)
+{
+    const game_api *g = NULL;
+    char err[256] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int rc = ref_record_read(rec, &g, f, err, sizeof err);
+    fclose(f);
+    if (rc == 0)
+        assert_ptr_equal(g, &game_warchest);
+    else
+        fprintf(stderr, "read: %s\n", err);
+    return rc;
+}
+
+/* Copies `from` to `to`, replacing line number `lineno` (1-based). */
+static void replace_line(const char *from, const char *to, int lineno, const char *text)
+{
+    FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    char line[1024];
+    for (int n = 1; fgets(line, sizeof line, in); n++)
+        fputs(n == lineno ? text : line, out);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+/* The line number of the k-th decision line (0-based), and its text. */
+static int decision_line(const char *path, int k, char *text, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[1024];
+    int found = -1;
+    for (int n = 1; fgets(line, sizeof line, f); n++)
+        if (!strncmp(line, "decision ", 9) && k-- == 0) {
+            snprintf(text, size, "%.250s", line);
+            found = n;
+            break;
+        }
+    fclose(f);
+    assert_true(found > 0);
+    return found;
+}
+
+static void test_record_roundtrip_and_tamper(void **state)
+{
+    run *r = run_new();
+    run_badbot(r, 0, "ok");
+    run_play(r);
+    assert_game_result(&r->rec);
+
+    char path[] = "/tmp/arena-test-record-XXXXXX", bad[64];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(bad, sizeof bad, "%s.bad", path);
+    write_record(&r->rec, path);
+
+    ref_record back;
+    assert_int_equal(read_record(path, &back), 0);
+    assert_string_equal(back.game, r->rec.game);
+    assert_string_equal(back.options, r->rec.options);
+    assert_true(back.seed == r->rec.seed);
+    assert_int_equal(back.seats, 2);
+    assert_string_equal(back.name[0], "badbot");
+    assert_string_equal(back.version[0], "ok");
+    assert_string_equal(back.name[1], "random");
+    assert_int_equal(back.ndecisions, r->rec.ndecisions);
+    for (size_t i = 0; i < back.ndecisions; i++) {
+        assert_true(back.decisions[i].action == r->rec.decisions[i].action);
+        assert_int_equal(back.decisions[i].seat, r->rec.decisions[i].seat);
+        assert_int_equal(back.decisions[i].substituted, 0);
+    }
+    assert_string_equal(back.reason, r->rec.reason);
+    assert_int_equal(back.culprit, -1);
+    assert_true(back.score[0] == r->rec.score[0] && back.score[1] == r->rec.score[1]);
+    assert_true(back.hash == r->rec.hash);
+    assert_verifies(&back);
+    char err[256] = "";
+    back.culprit = 1;      /* a game result has no culprit */
+    assert_int_equal(ref_record_verify(&back, &game_warchest, err, sizeof err), -1);
+    ref_record_free(&back);
+
+    /* One action changed: the 10th decision gets the 11th's action (a
+     * different one), keeping its seat and time. */
+    char tenth[256], eleventh[256], forged[300];
+    int k = 9;
+    int lineno = decision_line(path, k, tenth, sizeof tenth);
+    for (;; k++) {
+        decision_line(path, k + 1, eleventh, sizeof eleventh);
+        /* "decision S T how ACTION": compare the actions */
+        const char *a = tenth, *b = eleventh;
+        for (int w = 0; w < 4; w++) {
+            a = strchr(a, ' ') + 1;
+            b = strchr(b, ' ') + 1;
+        }
+        if (strcmp(a, b)) {
+            int head = (int)(a - tenth);
+            snprintf(forged, sizeof forged, "%.*s%s", head, tenth, b);
+            break;
+        }
+    }
+    replace_line(path, bad, lineno, forged);
+    assert_int_equal(read_record(bad, &back), 0);
+    assert_int_equal(ref_record_verify(&back, &game_warchest, err, sizeof err), -1);
+    fprintf(stderr, "    tampered action: %s\n", err);
+    ref_record_free(&back);
+
+    /* The score changed: fails too. */
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int n = 1, result_line = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "result ", 7))
+            result_line = n;
+        n++;
+    }
+    fclose(f);
+    assert_true(result_line > 0);
+    replace_line(path, bad, result_line,
+                 r->rec.score[0] == 1.0 ? "result 0 1\n" : "result 1 0\n");
+    assert_int_equal(read_record(bad, &back), 0);
+    assert_int_equal(ref_record_verify(&back, &game_warchest, err, sizeof err), -1);
+    ref_record_free(&back);
+
+    unlink(bad);
+    unlink(path);
+    run_free(r);
+}
+
+/* ---- forfeits ----------------------------------------------------------- */
+
+static void test_crash(void **state)
+{
+    run *r = forfeit_match(1, "crash 3", REF_CRASH);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    assert_int_equal(own, 2);          /* it died asked for its 3rd */
+    assert_int_equal(subs, 0);
+    assert_non_null(strstr(r->rec.detail, "signal 6"));
+
+    /* A forfeit's scores are part of what verifies: swapped, or the
+     * culprit changed, the record is refused. */
+    char err[256];
+    r->rec.score[0] = 0, r->rec.score[1] = 1;
+    assert_int_equal(ref_record_verify(&r->rec, &game_warchest, err, sizeof err), -1);
+    r->rec.culprit = 0;
+    assert_verifies(&r->rec);
+    r->rec.culprit = 2;
+    assert_int_equal(ref_record_verify(&r->rec, &game_warchest, err, sizeof err), -1);
+    run_free(r);
+}
+
+static void test_crash_seat0_first_decision(void **state)
+{
+    run *r = forfeit_match(0, "crash 1", REF_CRASH);
+    int own, subs;
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(own, 0);
+    run_free(r);
+}
+
+static void test_missing_program(void **state)
+{
+    run *r = run_new();
+    snprintf(r->cmd[1], sizeof r->cmd[1], "ARENA_TEST_MARKER=%s exec /nonexistent/bot --marker=%s",
+             r->marker, r->marker);
+    run_play(r);
+    assert_forfeit(&r->rec, REF_CRASH, 1);
+    assert_int_equal(r->rec.ndecisions, 0);
+    run_free(r);
+}
+
+static void test_no_hello(void **state)
+{
+    run *r = run_new();
+    r->cfg.handshake_ms = 1000;
+    snprintf(r->cmd[0], sizeof r->cmd[0], "ARENA_TEST_MARKER=%s exec sleep 300", r->marker);
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 0);
+    assert_int_equal(r->rec.ndecisions, 0);
+    assert_true(r->seconds >= 0.9);
+    run_free(r);
+}
+
+static void test_hang(void **state)
+{
+    run *r = run_new();
+    r->cfg.move_ms = 200;
+    r->cfg.bank_ms = 300;
+    run_badbot(r, 1, "hang");
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    assert_non_null(strstr(r->rec.detail, "no action within"));
+    run_free(r);
+}
+
+static void test_slow_bank_exhausted(void **state)
+{
+    run *r = run_new();
+    r->cfg.move_ms = 100;
+    r->cfg.bank_ms = 1000;
+    run_badbot(r, 1, "slow 250");
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    /* Each answer overruns by 150 ms or more: the bank pays for up to six,
+     * and it must pay for some before the timeout. */
+    fprintf(stderr, "    slow seat answered %d decisions\n", own);
+    assert_true(own >= 3);
+    assert_true(own <= 6);
+    assert_int_equal(subs, 0);
+    for (size_t i = 0; i < r->rec.ndecisions; i++)
+        if (r->rec.decisions[i].seat == 1)
+            assert_true(r->rec.decisions[i].micros >= 250000);
+    run_free(r);
+}
+
+static void test_garbage(void **state)
+{
+    run *r = forfeit_match(1, "garbage", REF_MALFORMED);
+    /* The culprit hears why, then the end. */
+    char *log = run_log(r, 1, NULL);
+    char *err = strstr(log, "recv error malformed\n");
+    assert_non_null(err);
+    assert_non_null(strstr(err, "recv end\n"));
+    free(log);
+    run_free(r);
+}
+
+static void test_huge(void **state)
+{
+    run_free(forfeit_match(1, "huge", REF_OVERSIZED));
+}
+
+static void test_illegal(void **state)
+{
+    run *r = forfeit_match(0, "illegal", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, "is not one of the"));
+    int own, subs;
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(own + subs, 0);
+    run_free(r);
+}
+
+static void test_bad_token(void **state)
+{
+    run *r = forfeit_match(1, "badtoken", REF_BAD_TOKEN);
+    assert_int_equal(r->rec.ndecisions, 0);
+    run_free(r);
+}
+
+static void test_version(void **state)
+{
+    run *r = forfeit_match(0, "version", REF_PROTOCOL);
+    assert_int_equal(r->rec.ndecisions, 0);
+    run_free(r);
+}
+
+static void test_exit(void **state)
+{
+    run *r = forfeit_match(1, "exit 2", REF_EXIT);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    assert_int_equal(own, 1);
+    run_free(r);
+}
+
+static void test_out_of_turn(void **state)
+{
+    run_free(forfeit_match(1, "outofturn", REF_OUT_OF_TURN));
+}
+
+static void test_out_of_turn_seat0(void **state)
+{
+    run_free(forfeit_match(0, "outofturn", REF_OUT_OF_TURN));
+}
+
+static void test_unknown_identity(void **state)
+{
+    run_free(forfeit_match(1, "identity", REF_UNKNOWN_ID));
+}
+
+static void test_disconnect(void **state)
+{
+    run *r = forfeit_match(0, "disconnect 2", REF_DISCONNECT);
+    int own, subs;
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(own, 1);
+    run_free(r);
+}
+
+static void test_answer_by_text(void **state)
+{
+    run *r = run_new();
+    run_badbot(r, 1, "text");
+    run_play(r);
+    assert_game_result(&r->rec);
+    run_free(r);
+}
+
+static void test_illegal_text(void **state)
+{
+    run *r = forfeit_match(1, "badtext", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, "'deploy nobody z9' is not a legal action"));
+    run_free(r);
+}
+
+static void test_no_index_nor_text(void **state)
+{
+    run_free(forfeit_match(0, "noindex", REF_MALFORMED));
+}
+
+static void test_two_frames(void **state)
+{
+    run *r = forfeit_match(1, "frames", REF_MALFORMED);
+    assert_non_null(strstr(r->rec.detail, "2 frames"));
+    run_free(r);
+}
+
+static void test_not_a_map(void **state)
+{
+    run *r = forfeit_match(1, "array", REF_MALFORMED);
+    assert_non_null(strstr(r->rec.detail, "not a map"));
+    run_free(r);
+}
+
+static void test_wrong_id(void **state)
+{
+    run_free(forfeit_match(0, "wrongid", REF_OUT_OF_TURN));
+}
+
+/* ---- strikes ------------------------------------------------------------ */
+
+/* A timed-out decision is played for the bot; its late answer is ignored
+ * and the match goes on. */
+static void test_strikes_late_answer_ignored(void **state)
+{
+    run *r = run_new();
+    r->cfg.strikes = 2;
+    r->cfg.move_ms = 400;
+    r->cfg.bank_ms = 400;
+    /* Times out at 800 ms; the bank is then spent, so a next request sent
+     * at once has until 1200 ms: the bot answers both at 1000 ms. */
+    run_badbot(r, 1, "late 1000");
+    run_play(r);
+    assert_game_result(&r->rec);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    assert_int_equal(subs, 1);
+    assert_true(own > 0);
+    run_free(r);
+}
+
+static void test_strikes_illegal(void **state)
+{
+    run *r = run_new();
+    r->cfg.strikes = 3;
+    run_badbot(r, 1, "illegal");
+    run_play(r);
+    assert_forfeit(&r->rec, REF_ILLEGAL, 1);
+    assert_non_null(strstr(r->rec.detail, "strike 3 of 3"));
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    assert_int_equal(own, 0);
+    assert_int_equal(subs, 2);
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(subs, 0);
+
+    /* The written record marks the substitutions, and still verifies. */
+    char path[] = "/tmp/arena-test-record-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    write_record(&r->rec, path);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int random_lines = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "decision 1 ", 11) && strstr(line, " random "))
+            random_lines++;
+    fclose(f);
+    assert_int_equal(random_lines, 2);
+    ref_record back;
+    assert_int_equal(read_record(path, &back), 0);
+    count_decisions(&back, 1, &own, &subs);
+    assert_int_equal(subs, 2);
+    assert_verifies(&back);
+    ref_record_free(&back);
+    unlink(path);
+    run_free(r);
+}
+
+static void test_strikes_timeout(void **state)
+{
+    run *r = run_new();
+    r->cfg.strikes = 2;
+    r->cfg.move_ms = 200;
+    r->cfg.bank_ms = 200;
+    run_badbot(r, 0, "hang");
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 0);
+    assert_non_null(strstr(r->rec.detail, "strike 2 of 2"));
+    int own, subs;
+    count_decisions(&r->rec, 0, &own, &subs);
+    assert_int_equal(own, 0);
+    assert_int_equal(subs, 1);
+    run_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_referee_match BADBOT RANDOM\n");
+        return 2;
+    }
+    badbot_path = argv[1];
+    random_path = argv[2];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_vs_random),
+        cmocka_unit_test(test_tcp_transport),
+        cmocka_unit_test(test_draft),
+        cmocka_unit_test(test_four_players_team_forfeit),
+        cmocka_unit_test(test_child_processes_killed),
+        cmocka_unit_test(test_flood_log_capped),
+        cmocka_unit_test(test_slow_within_move_limit),
+        cmocka_unit_test(test_record_roundtrip_and_tamper),
+        cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_crash_seat0_first_decision),
+        cmocka_unit_test(test_missing_program),
+        cmocka_unit_test(test_no_hello),
+        cmocka_unit_test(test_hang),
+        cmocka_unit_test(test_slow_bank_exhausted),
+        cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_huge),
+        cmocka_unit_test(test_illegal),
+        cmocka_unit_test(test_bad_token),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_exit),
+        cmocka_unit_test(test_out_of_turn),
+        cmocka_unit_test(test_out_of_turn_seat0),
+        cmocka_unit_test(test_unknown_identity),
+        cmocka_unit_test(test_disconnect),
+        cmocka_unit_test(test_answer_by_text),
+        cmocka_unit_test(test_illegal_text),
+        cmocka_unit_test(test_no_index_nor_text),
+        cmocka_unit_test(test_two_frames),
+        cmocka_unit_test(test_not_a_map),
+        cmocka_unit_test(test_wrong_id),
+        cmocka_unit_test(test_strikes_illegal),
+        cmocka_unit_test(test_strikes_late_answer_ignored),
+        cmocka_unit_test(test_strikes_timeout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
