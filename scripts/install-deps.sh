@@ -9,17 +9,31 @@ packages=(
   valgrind python3 python3-zmq python3-msgpack
 )
 
+# JavaScript bots need node and npm; a machine that has them already (from
+# elsewhere than Debian) keeps its own.
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  sudo=sudo
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The JavaScript SDK's packages, exactly as locked; again only when the
+# lock file is newer than what is installed.
+cd "$(dirname "$0")/.."
+if [ ! -f sdk/js/node_modules/.package-lock.json ] ||
+   [ sdk/js/package-lock.json -nt sdk/js/node_modules/.package-lock.json ]; then
+  echo "install-deps: npm ci in sdk/js"
+  npm ci --prefix sdk/js --no-audit --no-fund >/dev/null
+fi

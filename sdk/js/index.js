@@ -1,0 +1,16 @@
+// arena-bot - write a War Chest bot for the arena in JavaScript.
+//
+//   import { run } from "arena-bot";
+//   await run((request) => request.actions[0], { name: "first", version: "1" });
+//
+// This file only gathers the public API, which mirrors the Python SDK's
+// (sdk/python/arena_bot) in camelCase. lib/run.js speaks the protocol
+// (../PROTOCOL.md), lib/messages.js and lib/observation.js decode it,
+// lib/hex.js knows the board, lib/wire.js frames msgpack.
+export { run, PROTOCOL } from "./lib/run.js";
+export { Request, Action, Welcome, Update, Result, InvalidChoice, ProtocolError }
+  from "./lib/messages.js";
+export { Observation } from "./lib/observation.js";
+export { hexToAxial, axialToHex, hexDistance, neighbours, onBoard, boardHexes, inLine, between,
+  LOCATIONS_2P, LOCATIONS_4P } from "./lib/hex.js";
+export { decodeMessage, encodeMessage, LIMITS } from "./lib/wire.js";
