@@ -1,0 +1,155 @@
+"""run() against a fake referee: a real ZeroMQ ROUTER in a thread plays
+hello -> welcome -> update -> request -> action -> ... -> error -> end and
+records what the bot said, so the hello and every answer can be checked."""
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import threading
+import unittest
+
+import msgpack
+import zmq
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import arena_bot  # noqa: E402
+from arena_bot import InvalidChoice, wire  # noqa: E402
+
+TOKEN = "0123456789abcdef0123456789abcdef"
+
+
+def request(rid, texts):
+    return {"type": "request", "id": rid, "decision": "turn",
+            "time": {"move_ms": 1000, "bank_ms": 10000},
+            "observation": {"seat": 0, "seats": 2, "phase": "play", "decision": "turn",
+                            "board": [], "control": {}, "players": [], "pending": None},
+            "actions": [{"text": t, "kind": t.split()[0], "coin": "archer", "unit": None,
+                         "at": None, "from": None, "to": None, "target": None} for t in texts],
+            "a_future_key": [1, 2]}
+
+
+TEXTS = ["deploy archer d4", "claim archer", "pass archer"]
+
+
+class FakeReferee(threading.Thread):
+    """Sends `script` (maps, or raw bytes) in order; after each request it
+    waits for the bot's answer. Always ends with an "end", so run() returns."""
+
+    def __init__(self, script, timeout_ms=5000):
+        super().__init__(daemon=True)
+        self.dir = tempfile.TemporaryDirectory()
+        self.endpoint = f"ipc://{self.dir.name}/seat0"
+        self.sock = zmq.Context.instance().socket(zmq.ROUTER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.setsockopt(zmq.RCVTIMEO, timeout_ms)
+        self.sock.bind(self.endpoint)
+        self.script, self.hello, self.answers, self.failure = script, None, [], None
+
+    def run(self):
+        try:
+            ident, data = self.sock.recv_multipart()
+            self.hello = msgpack.unpackb(data)
+            for msg in self.script:
+                self.sock.send_multipart([ident, msg if isinstance(msg, bytes) else wire.pack(msg)])
+                if isinstance(msg, dict) and msg["type"] == "request":
+                    self.answers.append(msgpack.unpackb(self.sock.recv_multipart()[1]))
+        except Exception as e:  # noqa: BLE001 - reported by the test
+            self.failure = e
+            if self.hello is None:
+                return
+        self.sock.send_multipart([ident, wire.pack({"type": "end", "scores": [0.0, 1.0],
+                                                    "reason": "timeout", "culprit": 0,
+                                                    "detail": "the fake referee gave up"})])
+
+    def finish(self):
+        self.join(10)
+        self.sock.close(0)
+        self.dir.cleanup()
+
+
+class Recorder:
+    """A class bot with every hook; its choices exercise each kind of choice."""
+
+    def __init__(self):
+        self.calls = []
+        self.choices = iter([lambda r: r.actions[1], lambda r: "pass archer", lambda r: 0])
+
+    def on_welcome(self, w):
+        self.calls.append(("welcome", w.seat, w.option("setup")))
+
+    def on_update(self, u):
+        self.calls.append(("update", u.seat, u.action.text))
+
+    def on_end(self, result):
+        self.calls.append(("end", result.reason, result.score))
+
+    def decide(self, req):
+        self.calls.append(("request", req.id, len(req.actions)))
+        return next(self.choices)(req)
+
+
+class RunTest(unittest.TestCase):
+    def play(self, bot, script, timeout_ms=5000, **kw):
+        ref = FakeReferee(script, timeout_ms)
+        ref.start()
+        self.stderr = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(self.stderr):
+                return ref, arena_bot.run(bot, endpoint=ref.endpoint, token=TOKEN, **kw)
+        finally:
+            ref.finish()
+
+    def test_full_conversation(self):
+        bot = Recorder()
+        end = {"type": "end", "scores": [1.0, 0.0], "reason": "markers", "culprit": None,
+               "detail": "all markers placed"}
+        script = [{"type": "welcome", "protocol": 1, "game": "warchest", "seat": 0, "seats": 2,
+                   "team": 0, "options": "players=2 setup=dealt", "time": {"move_ms": 1000,
+                                                                           "bank_ms": 10000}},
+                  {"type": "update", "id": 1, "seat": 1, "decision": "turn",
+                   "action": {"text": "recruit ? footman", "kind": "recruit", "coin": "?"}},
+                  request(2, TEXTS),
+                  {"type": "a_later_type", "x": 1},          # unknown: ignored
+                  b"\xc1junk",                                # not msgpack: skipped
+                  request(3, TEXTS), request(4, TEXTS[:1]),
+                  {"type": "error", "code": "none", "message": "just testing"}, end]
+        ref, result = self.play(bot, script, name="recorder", version="2.5")
+        self.assertIsNone(ref.failure)
+        self.assertEqual(ref.hello, {"type": "hello", "protocol": 1, "token": TOKEN,
+                                     "name": "recorder", "version": "2.5"})
+        self.assertEqual(ref.answers, [{"type": "action", "id": 2, "index": 1},
+                                       {"type": "action", "id": 3, "index": 2},
+                                       {"type": "action", "id": 4, "index": 0}])
+        self.assertEqual(bot.calls, [("welcome", 0, "dealt"), ("update", 1, "recruit ? footman"),
+                                     ("request", 2, 3), ("request", 3, 3), ("request", 4, 1),
+                                     ("end", "markers", 1.0)])
+        self.assertEqual((result.reason, result.scores, result.seat), ("markers", [1.0, 0.0], 0))
+        self.assertIn("skipped a message", self.stderr.getvalue())
+        self.assertIn("the referee says none: just testing", self.stderr.getvalue())
+
+    def test_function_bot(self):
+        ref, result = self.play(lambda req: req.actions[-1], [request(5, TEXTS)])
+        self.assertEqual(ref.answers, [{"type": "action", "id": 5, "index": 2}])
+        self.assertEqual(result.reason, "timeout")     # the fake's closing "end"
+        self.assertIsNone(result.score)                # no welcome: seat unknown
+
+    def test_invalid_choice_raises(self):
+        with self.assertRaisesRegex(InvalidChoice, "index 3 is out of range"):
+            self.play(lambda req: 3, [request(6, TEXTS)], timeout_ms=100)
+
+    def test_not_a_bot(self):
+        with self.assertRaises(TypeError):
+            arena_bot.run(42, endpoint="ipc:///nowhere", token=TOKEN)
+
+    def test_no_environment(self):
+        env = {k: os.environ.pop(k) for k in ("ARENA_ENDPOINT", "ARENA_TOKEN") if k in os.environ}
+        try:
+            with self.assertRaisesRegex(arena_bot.ProtocolError, "ARENA_ENDPOINT"):
+                arena_bot.run(lambda r: 0)
+        finally:
+            os.environ.update(env)
+
+
+if __name__ == "__main__":
+    unittest.main()
