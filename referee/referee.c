@@ -88,7 +88,9 @@ static int print_result(const ref_record *r, const char *record_path)
     for (int i = 0; i < r->seats; i++)
         printf("  seat %d  %-20s %-10s %g\n", i, r->name[i][0] ? r->name[i] : "?",
                r->version[i][0] ? r->version[i] : "-", r->score[i]);
-    printf("decisions: %zu  hash: %016" PRIx64 "%s%s\n", r->ndecisions, r->hash,
+    double secs = r->play_micros / 1e6;
+    printf("decisions: %zu in %.3f s (%.0f/s)  hash: %016" PRIx64 "%s%s\n", r->ndecisions,
+           secs, secs > 0 ? r->ndecisions / secs : 0.0, r->hash,
            record_path ? "  record: " : "", record_path ? record_path : "");
     return 0;
 }
