@@ -18,7 +18,8 @@
  *
  * Files: elo.c (Elo, score conversions, LOS), aggregate.c (games -> pairs),
  * bt.c (Bradley-Terry fit), dense.c (the Cholesky kernels the fit uses for
- * its covariance), sprt.c (sequential probability ratio test).
+ * its covariance), sprt.c (sequential probability ratio test), team.c
+ * (Bradley-Terry on the strengths of two-player teams).
  */
 #ifndef RATINGS_H
 #define RATINGS_H
@@ -282,5 +283,29 @@ int rt_sprt_trinomial(const rt_sprt_params *p, long wins, long draws,
                       long losses, rt_sprt_result *out);
 int rt_sprt_pentanomial(const rt_sprt_params *p, const long pairs[5],
                         rt_sprt_result *out);
+
+/* ---- team games: a Bradley-Terry fit on team strengths ------------------ */
+
+/*
+ * Two teams of two. A team's strength is the mean of its members' ratings,
+ * and team A's expected score is rt_elo_expected(strength_A - strength_B);
+ * a draw counts half a win, as in rt_bt_fit. Each player also gets
+ * `prior_draws` virtual draws against a reference player at 0, which keeps
+ * the fit finite and pins the level; the result is then shifted so the
+ * mean rating is 0. sigma is the exact standard error of each mean-anchored
+ * rating, from the inverse observed information. Newton's method on a
+ * strictly concave log-likelihood: it converges in a handful of steps.
+ * Dense in the number of players (O(n^3)): meant for up to a few hundred.
+ */
+typedef struct {
+    int a[2], b[2];          /* player indexes of team A and team B */
+    double score_a;          /* 1, 0.5 or 0 (any value in [0,1] works) */
+} rt_team_game;
+
+/* Returns RT_OK, RT_NOT_CONVERGED (best estimate filled), RT_ERR_ARG, or
+ * RT_ERR_WORKSPACE (one malloc of O(n^2) failed). */
+int rt_team_fit(int n_players, const rt_team_game *games, size_t n_games,
+                double prior_draws, double *rating, double *sigma,
+                int *iterations);
 
 #endif /* RATINGS_H */

@@ -29,5 +29,6 @@ int main(void)
     failed += run_elo_tests();
     failed += run_bt_tests();
     failed += run_sprt_tests();
+    failed += run_team_tests();
     return failed == 0 ? 0 : 1;
 }

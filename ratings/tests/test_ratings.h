@@ -15,5 +15,6 @@ void assert_near_impl(double a, double b, double eps, const char *ea,
 int run_elo_tests(void);
 int run_bt_tests(void);
 int run_sprt_tests(void);
+int run_team_tests(void);
 
 #endif

@@ -1,0 +1,161 @@
+/*
+ * team.c - a Bradley-Terry fit on team strengths (ratings.h): per-player
+ * ratings from 2-versus-2 results, where a team is as strong as the mean
+ * of its two players.
+ *
+ * In natural units (theta = Elo * ln10 / 400) a game's log-likelihood is
+ * s log p + (1 - s) log(1 - p) with p = logistic(x . theta), x holding +1/2
+ * for team A's players and -1/2 for team B's. The gradient is
+ * sum x (s - p); the Hessian, -sum p (1 - p) x x^T, plus the prior's
+ * diagonal. Full Newton steps with backtracking on the log-likelihood.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dense.h"
+#include "ratings.h"
+
+#define MAX_NEWTON 100
+#define STEP_TOL 1e-10
+
+static double logistic(double x)
+{
+    return x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x));
+}
+
+/* log(logistic(x)), without overflow. */
+static double log_logistic(double x)
+{
+    return x >= 0 ? -log1p(exp(-x)) : x - log1p(exp(x));
+}
+
+/* x . theta for one game: the difference of the team means. */
+static double margin(const rt_team_game *g, const double *theta)
+{
+    return (theta[g->a[0]] + theta[g->a[1]] - theta[g->b[0]] - theta[g->b[1]]) / 2;
+}
+
+static double log_likelihood(int n, const rt_team_game *games, size_t ng, double prior,
+                             const double *theta)
+{
+    double ll = 0;
+    for (size_t k = 0; k < ng; k++) {
+        double d = margin(&games[k], theta), s = games[k].score_a;
+        ll += s * log_logistic(d) + (1 - s) * log_logistic(-d);
+    }
+    for (int i = 0; i < n; i++)
+        ll += prior * (0.5 * log_logistic(theta[i]) + 0.5 * log_logistic(-theta[i]));
+    return ll;
+}
+
+/* The gradient into g and the negated Hessian (lower triangle) into h. */
+static void derivatives(int n, const rt_team_game *games, size_t ng, double prior,
+                        const double *theta, double *g, double *h)
+{
+    memset(g, 0, (size_t)n * sizeof *g);
+    memset(h, 0, (size_t)n * (size_t)n * sizeof *h);
+    for (size_t k = 0; k < ng; k++) {
+        const rt_team_game *gm = &games[k];
+        double p = logistic(margin(gm, theta)), w = p * (1 - p);
+        int who[4] = { gm->a[0], gm->a[1], gm->b[0], gm->b[1] };
+        double x[4] = { 0.5, 0.5, -0.5, -0.5 };
+        for (int u = 0; u < 4; u++) {
+            g[who[u]] += x[u] * (gm->score_a - p);
+            for (int v = 0; v < 4; v++) {
+                int i = who[u], j = who[v];
+                if (j <= i)     /* each (u, v) once into the lower triangle */
+                    h[i * n + j] += w * x[u] * x[v];
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        double p = logistic(theta[i]);
+        g[i] += prior * (0.5 - p);
+        h[i * n + i] += prior * p * (1 - p);
+    }
+}
+
+int rt_team_fit(int n, const rt_team_game *games, size_t ng, double prior,
+                double *rating, double *sigma, int *iterations)
+{
+    if (n < 1 || (ng && !games) || !rating || !(prior > 0) || !isfinite(prior))
+        return RT_ERR_ARG;
+    for (size_t k = 0; k < ng; k++) {
+        const rt_team_game *g = &games[k];
+        for (int u = 0; u < 2; u++)
+            if (g->a[u] < 0 || g->a[u] >= n || g->b[u] < 0 || g->b[u] >= n)
+                return RT_ERR_ARG;
+        if (!(g->score_a >= 0 && g->score_a <= 1))
+            return RT_ERR_ARG;
+    }
+    size_t nn = (size_t)n * (size_t)n;
+    double *mem = malloc((nn + 4 * (size_t)n) * sizeof *mem);
+    if (!mem)
+        return RT_ERR_WORKSPACE;
+    double *h = mem, *theta = h + nn, *g = theta + n, *step = g + n, *trial = step + n;
+    memset(theta, 0, (size_t)n * sizeof *theta);
+    int rc = RT_NOT_CONVERGED, it;
+    double ll = log_likelihood(n, games, ng, prior, theta);
+    for (it = 1; it <= MAX_NEWTON; it++) {
+        derivatives(n, games, ng, prior, theta, g, h);
+        if (rt_dense_cholesky(n, h) < 0) {
+            rc = RT_ERR_NUMERIC;
+            break;
+        }
+        memcpy(step, g, (size_t)n * sizeof *step);
+        rt_dense_solve(n, h, step);
+        /* Halve until the likelihood does not fall: a concave objective
+         * makes this rare, but it keeps the iteration monotone. */
+        double t = 1, next = ll, biggest = 0;
+        for (int halvings = 0; halvings < 40; halvings++, t /= 2) {
+            for (int i = 0; i < n; i++)
+                trial[i] = theta[i] + t * step[i];
+            next = log_likelihood(n, games, ng, prior, trial);
+            if (next >= ll - 1e-12 * fabs(ll))
+                break;
+        }
+        for (int i = 0; i < n; i++) {
+            biggest = fmax(biggest, fabs(trial[i] - theta[i]));
+            theta[i] = trial[i];
+        }
+        ll = next;
+        if (biggest < STEP_TOL) {
+            rc = RT_OK;
+            break;
+        }
+    }
+    if (iterations)
+        *iterations = it > MAX_NEWTON ? MAX_NEWTON : it;
+    double scale = 400 / log(10), mean = 0;
+    for (int i = 0; i < n; i++)
+        mean += theta[i] / n;
+    for (int i = 0; i < n; i++)
+        rating[i] = (theta[i] - mean) * scale;
+    if (sigma && rc >= 0) {
+        /* Var(theta_i - mean) = S_ii - 2/n sum_j S_ij + 1/n^2 sum_jk S_jk,
+         * with S the inverse of the (factored) negated Hessian at the fit. */
+        derivatives(n, games, ng, prior, theta, g, h);
+        if (rt_dense_cholesky(n, h) < 0) {
+            rc = RT_ERR_NUMERIC;
+        } else {
+            double *row_sum = trial, total = 0;
+            memset(sigma, 0, (size_t)n * sizeof *sigma);
+            for (int j = 0; j < n; j++) {   /* column j of S, one solve each */
+                memset(step, 0, (size_t)n * sizeof *step);
+                step[j] = 1;
+                rt_dense_solve(n, h, step);
+                row_sum[j] = 0;
+                for (int i = 0; i < n; i++)
+                    row_sum[j] += step[i];
+                sigma[j] = step[j];         /* S_jj for now */
+                total += row_sum[j];
+            }
+            for (int i = 0; i < n; i++) {
+                double v = sigma[i] - 2 * row_sum[i] / n + total / ((double)n * n);
+                sigma[i] = sqrt(fmax(v, 0)) * scale;
+            }
+        }
+    }
+    free(mem);
+    return rc;
+}
