@@ -4,7 +4,7 @@
  *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V]
  *   arena [--db FILE] bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
- *   arena [--db FILE] standings | crosstable [--tournament ID] [--format F]
+ *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
  *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check
  *   arena bench [--games N]
  *
@@ -170,7 +170,8 @@ static int cmd_bot(int argc, char **argv)
 static const char tournament_help[] =
     "usage: arena tournament [options] [BOTS...]     (no BOTS: every registered bot)\n"
     "       arena tournament --resume                (carry on the last unfinished one)\n"
-    "  --format F          round-robin (default) or gauntlet (the first bot plays all others)\n"
+    "  --format F          round-robin (default), gauntlet (the first bot plays all others),\n"
+    "                      or teams: 4-player games, 2 v 2, partners rotating over every split\n"
     "  --games N           games per pairing, even: seed pairs with seats swapped (default 10)\n"
     "  --setup S           dealt (default), draft, first-game, gaugamela, bannockburn, crecy\n"
     "  --concurrency K     matches at once (default: the number of cores)\n"
@@ -221,13 +222,22 @@ static int cmd_tournament(int argc, char **argv)
             run.quiet = 1;
             continue;
         }
+        static const char *const valued[] = {
+            "--format", "--games", "--concurrency", "--seed", "--elo-k", "--setup",
+            "--royal-guard", "--round-limit", "--move-ms", "--bank-ms", "--handshake-ms",
+            "--strikes", "--listen", "--referee", "--players", NULL };
+        int known = 0;
+        for (int k = 0; valued[k]; k++)
+            known = known || !strcmp(f, valued[k]);
+        if (!known)
+            return fail("unknown option '%s' (see arena tournament --help)", f);
         if (!val)
             return fail("%s needs a value", f);
         i++;
         const char *key = NULL;
         if (!strcmp(f, "--format")) {
             if ((spec.format = arena_format_parse(val)) < 0)
-                return fail("--format must be round-robin or gauntlet, not '%s'", val);
+                return fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
         } else if (!strcmp(f, "--games")) {
             if (parse_i64(val, 1, 1000000, &v) < 0)
                 return fail("--games wants a positive whole number, not '%s'", val);
@@ -249,6 +259,8 @@ static int cmd_tournament(int argc, char **argv)
                 return fail("--elo-k must be a number from 0 to 400, not '%s'", val);
         } else if (!strcmp(f, "--setup")) {
             key = "setup";
+        } else if (!strcmp(f, "--players")) {
+            key = "players";
         } else if (!strcmp(f, "--royal-guard")) {
             key = "royal_guard";
         } else if (!strcmp(f, "--round-limit")) {
@@ -274,13 +286,21 @@ static int cmd_tournament(int argc, char **argv)
                 return fail("%s", why);
         }
     }
+    /* Team games are the 4-player game; the 4-player game is team games. */
+    int four = strstr(gopts, "players=4") != NULL;
+    if (spec.format == ARENA_TEAMS && !four) {
+        const char *why = g->options_set(gopts, "players", "4");
+        if (why)
+            return fail("%s", why);
+    } else if (spec.format != ARENA_TEAMS && four) {
+        return fail("4-player tournaments pair bots into teams: use --format teams");
+    }
     g->options_format(gopts, spec.options, sizeof spec.options);
 
-    arena_db *db = open_db(0);
-    if (!db) {
-        fprintf(stderr, "arena: register bots first: arena bot add NAME --cmd CMD\n");
-        return 2;
-    }
+    arena_db *db;
+    if (arena_db_open(&db, db_path, 0, err, sizeof err) < 0)
+        return fail("%s%s", err, access(db_path, F_OK) != 0
+                                     ? " (register bots first: arena bot add NAME --cmd CMD)" : "");
     int rc = 2;
     if (resume) {
         arena_tournament t;
@@ -342,7 +362,7 @@ static int cmd_tournament(int argc, char **argv)
     rc = 0;
     if (!run.quiet) {
         printf("tournament %" PRId64 " finished\n\n", tid);
-        if (arena_standings(db, tid, ARENA_TABLE, stdout, err, sizeof err) < 0)
+        if (arena_standings(db, tid, 0, ARENA_TABLE, stdout, err, sizeof err) < 0)
             rc = fail("%s", err);
     }
 out:
@@ -352,14 +372,64 @@ out:
 
 /* ---- reports ------------------------------------------------------------ */
 
-static int cmd_report(int argc, char **argv, int crosstable)
+static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
+{
+    arena_match *list;
+    int n = arena_db_match_list(db, tid, 0, &list);
+    if (n < 0)
+        return fail("cannot read the matches");
+    if (format == ARENA_CSV)
+        fprintf(out, "id,tournament,seed,bots,scores,reason,culprit,decisions,seconds\n");
+    else if (format == ARENA_JSON)
+        fprintf(out, "[");
+    else
+        fprintf(out, "%6s %4s  %-40s %-9s %-14s %7s\n", "match", "tour", "seats", "result",
+                "reason", "moves");
+    for (int k = 0; k < n; k++) {
+        const arena_match *m = &list[k];
+        char bots[256] = "", scores[64] = "";
+        int bl = 0, sl = 0;
+        for (int i = 0; i < m->seats; i++) {
+            arena_bot b;
+            const char *name = arena_db_bot_by_id(db, m->bot[i], &b) == 0 ? b.name : "?";
+            bl += snprintf(bots + bl, sizeof bots - (size_t)bl, "%s%s",
+                           i ? (format == ARENA_TABLE ? " v " : " ") : "", name);
+            sl += snprintf(scores + sl, sizeof scores - (size_t)sl, "%s%g",
+                           i ? (format == ARENA_TABLE ? "-" : " ") : "", m->score[i]);
+        }
+        double secs = (m->finished_ms - m->started_ms) / 1000.0;
+        char culprit[16] = "";
+        if (m->culprit >= 0)
+            snprintf(culprit, sizeof culprit, "%d", m->culprit);
+        if (format == ARENA_CSV)
+            fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%s,%s,%s,%s,%d,%.3f\n", m->id,
+                    m->tournament_id, m->seed, bots, scores, m->reason, culprit, m->decisions,
+                    secs);
+        else if (format == ARENA_JSON)
+            fprintf(out, "%s\n  {\"id\": %" PRId64 ", \"tournament\": %" PRId64 ", \"seed\": %" PRIu64
+                         ", \"bots\": \"%s\", \"scores\": \"%s\", \"reason\": \"%s\", \"culprit\": %s,"
+                         " \"decisions\": %d, \"seconds\": %.3f}",
+                    k ? "," : "", m->id, m->tournament_id, m->seed, bots, scores, m->reason,
+                    culprit[0] ? culprit : "null", m->decisions, secs);
+        else
+            fprintf(out, "%6" PRId64 " %4" PRId64 "  %-40s %-9s %-14s %7d\n", m->id,
+                    m->tournament_id, bots, scores, m->reason, m->decisions);
+    }
+    if (format == ARENA_JSON)
+        fprintf(out, "%s]\n", n ? "\n" : "");
+    free(list);
+    return 0;
+}
+
+/* standings, crosstable, matches */
+static int cmd_report(int argc, char **argv, const char *what)
 {
     if (wants_help(argc, argv)) {
-        printf("usage: arena %s [--tournament ID] [--format table|csv|json]\n",
-               crosstable ? "crosstable" : "standings");
+        printf("usage: arena %s [--tournament ID] [--format table|csv|json]%s\n", what,
+               !strcmp(what, "standings") ? " [--players 2|4]" : "");
         return 0;
     }
-    int64_t tid = 0;
+    int64_t tid = 0, players = 0;
     int format = ARENA_TABLE;
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -369,8 +439,11 @@ static int cmd_report(int argc, char **argv, int crosstable)
         } else if (!strcmp(argv[i], "--format") && val) {
             if ((format = arena_report_format(val)) < 0)
                 return fail("--format must be table, csv or json, not '%s'", val);
+        } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
+            if (parse_i64(val, 2, 4, &players) < 0 || players == 3)
+                return fail("--players must be 2 or 4, not '%s'", val);
         } else {
-            return fail("unknown option '%s'", argv[i]);
+            return fail("unknown option '%s' (see arena %s --help)", argv[i], what);
         }
         i++;
     }
@@ -382,8 +455,13 @@ static int cmd_report(int argc, char **argv, int crosstable)
     int rc = 0;
     if (tid && arena_db_tournament_get(db, tid, &t) != 0)
         rc = fail("no tournament %" PRId64, tid);
-    else if ((crosstable ? arena_crosstable : arena_standings)(db, tid, format, stdout, err,
-                                                               sizeof err) < 0)
+    else if (!strcmp(what, "matches"))
+        rc = print_matches(db, tid, format, stdout);
+    else if (!strcmp(what, "crosstable") &&
+             arena_crosstable(db, tid, format, stdout, err, sizeof err) < 0)
+        rc = fail("%s", err);
+    else if (!strcmp(what, "standings") &&
+             arena_standings(db, tid, (int)players, format, stdout, err, sizeof err) < 0)
         rc = fail("%s", err);
     arena_db_close(db);
     return rc;
@@ -540,6 +618,7 @@ static const char usage[] =
     "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
     "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
     "  crosstable             results pair by pair\n"
+    "  matches                every stored match: bots, result, reason\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
@@ -576,8 +655,8 @@ int main(int argc, char **argv)
         return cmd_bot(n, rest);
     if (!strcmp(cmd, "tournament"))
         return cmd_tournament(n, rest);
-    if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable"))
-        return cmd_report(n, rest, cmd[0] == 'c');
+    if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
+        return cmd_report(n, rest, cmd);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(n, rest);
     if (!strcmp(cmd, "rerun"))

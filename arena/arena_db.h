@@ -100,6 +100,9 @@ typedef struct arena_match {
  * ever counted twice. 0 stored, 1 duplicate, -1 error. */
 int  arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size);
 int  arena_db_match_get(arena_db *db, int64_t id, arena_match *out);   /* 0, 1, -1 */
+/* The matches of a tournament (0: all) with `seats` seats (0: any), in the
+ * order played, without their records. *out malloc'ed. Count or -1. */
+int  arena_db_match_list(arena_db *db, int64_t tournament_id, int seats, arena_match **out);
 void arena_match_free(arena_match *m);                                 /* the record */
 
 /* ---- ratings and results ------------------------------------------------ */
@@ -123,6 +126,13 @@ typedef struct arena_pair_result {
 } arena_pair_result;
 /* 2-player results aggregated per pair of bots; *out malloc'ed. Count or -1. */
 int  arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out);
+
+/* The Elo rule every stored match is rated by: elo[i] holds seat i's bot's
+ * rating and is updated in place (2 seats: head to head; 4 seats: each
+ * team plays as its average, each member moves by the team's change). */
+void arena_elo_match(int seats, const int64_t bot[ARENA_MAX_SEATS],
+                     const double score[ARENA_MAX_SEATS], double k,
+                     double elo[ARENA_MAX_SEATS]);
 
 /* Recomputes every rating from the matches table in id order and compares
  * it with the stored ratings. 0 equal, 1 different (why in err), -1 error. */

@@ -80,6 +80,13 @@ void adb_elo_match(int seats, const int64_t bot[ARENA_MAX_SEATS],
                 elo[j] += delta[i];
 }
 
+void arena_elo_match(int seats, const int64_t bot[ARENA_MAX_SEATS],
+                     const double score[ARENA_MAX_SEATS], double k,
+                     double elo[ARENA_MAX_SEATS])
+{
+    adb_elo_match(seats, bot, score, k, elo);
+}
+
 /* ---- tournaments -------------------------------------------------------- */
 
 #define T_COLUMNS "id, key, format, games, options, seed, bots, planned, " \
@@ -481,30 +488,23 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
     return 0;
 }
 
-static const char M_GET[] =
-    "SELECT id, tournament_id, game_index, seed, options, seats,"
+static const char M_GET[] = "SELECT id, tournament_id, game_index, seed, options, seats,"
     " bot0, bot1, bot2, bot3, score0, score1, score2, score3, reason, culprit,"
     " detail, decisions, hash, record, started_ms, finished_ms, elo_k"
     " FROM matches WHERE id = ?1";
 
-int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
+/* The same columns with NULL for the record, every match of a tournament
+ * (?1, 0 = all) with a number of seats (?2, 0 = any), in the order played. */
+static const char M_LIST[] = "SELECT id, tournament_id, game_index, seed, options, seats,"
+    " bot0, bot1, bot2, bot3, score0, score1, score2, score3, reason, culprit,"
+    " detail, decisions, hash, NULL, started_ms, finished_ms, elo_k"
+    " FROM matches WHERE (?1 = 0 OR tournament_id = ?1) AND (?2 = 0 OR seats = ?2)"
+    " ORDER BY id";
+
+/* One row of M_GET or M_LIST into *out; 0, or -1 on a bad row. */
+static int read_match(sqlite3_stmt *st, arena_match *out)
 {
-    if (!out)
-        return -1;
     memset(out, 0, sizeof *out);
-    out->culprit = -1;
-    if (!db)
-        return -1;
-    sqlite3_stmt *st = adb_stmt(db, M_GET);
-    if (!st)
-        return -1;
-    int rc = sqlite3_bind_int64(st, 1, id);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        adb_done(st);
-        return rc == SQLITE_DONE ? 1 : -1;
-    }
     out->id = sqlite3_column_int64(st, 0);
     out->tournament_id = sqlite3_column_int64(st, 1);   /* NULL reads as 0 */
     out->game_index = sqlite3_column_int(st, 2);
@@ -536,8 +536,69 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
     out->started_ms = sqlite3_column_int64(st, 20);
     out->finished_ms = sqlite3_column_int64(st, 21);
     out->elo_k = sqlite3_column_double(st, 22);
+    return ok ? 0 : -1;
+}
+
+int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
+{
+    if (!out)
+        return -1;
+    memset(out, 0, sizeof *out);
+    out->culprit = -1;
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = adb_stmt(db, M_GET);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        adb_done(st);
+        return rc == SQLITE_DONE ? 1 : -1;
+    }
+    int ok = read_match(st, out) == 0;
     adb_done(st);
     return ok ? 0 : -1;
+}
+
+int arena_db_match_list(arena_db *db, int64_t tournament_id, int seats, arena_match **out)
+{
+    if (!out)
+        return -1;
+    *out = NULL;
+    if (!db)
+        return -1;
+    sqlite3_stmt *st = adb_stmt(db, M_LIST);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, tournament_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int(st, 2, seats);
+    arena_match *v = NULL;
+    size_t n = 0, cap = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (n == cap) {
+            size_t c = cap ? 2 * cap : 64;
+            arena_match *w = realloc(v, c * sizeof *w);
+            if (!w) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            v = w;
+            cap = c;
+        }
+        if (read_match(st, &v[n++]) != 0)
+            rc = SQLITE_CORRUPT;
+    }
+    adb_done(st);
+    if (rc != SQLITE_DONE || (!v && !(v = malloc(sizeof *v)))) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return (int)n;
 }
 
 void arena_match_free(arena_match *m)

@@ -14,19 +14,26 @@
 
 #include <stdint.h>
 
-enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET };
+enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS };
 
 typedef struct arena_game {
     int      index;       /* position in the plan: the match's game_index */
     uint64_t seed;
-    int      seat[2];     /* indexes into the tournament's bot list */
+    int      seats;       /* 2, or 4 for team games */
+    int      seat[4];     /* indexes into the tournament's bot list */
 } arena_game;
 
-/* Parses "round-robin" / "gauntlet"; -1 if neither. */
+/* Parses "round-robin" / "gauntlet" / "teams"; -1 if none. */
 int  arena_format_parse(const char *name);
+const char *arena_format_name(int format);
 
-/* The number of matches, or -1 with a reason: at least 2 bots, and games
- * per pairing a positive even number (seed pairs). */
+/* The number of matches, or -1 with a reason: at least 2 bots (4 for
+ * teams), and games per pairing a positive even number (seed pairs).
+ *
+ * Teams: 2 v 2 with partners rotating. Every 4 bots of the list meet in
+ * each of their 3 splits into two teams ({ab|cd}, {ac|bd}, {ad|bc}); a
+ * team sits in seats 0 and 2, the other in 1 and 3, and the seed pair
+ * swaps the sides. */
 int  arena_plan_size(int format, int nbots, int games, const char **why);
 /* Fills out[arena_plan_size(...)]; returns the count. */
 int  arena_plan(int format, int nbots, int games, uint64_t seed, arena_game *out);

@@ -2,6 +2,7 @@
  * arena_report.c - standings (Bradley-Terry with intervals, LOS) and
  * crosstables, written as tables, CSV or JSON.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,82 +41,125 @@ static int index_of(const row *rows, int n, int64_t id)
     return -1;
 }
 
-/* Rows with every figure filled, best first. Count, or -1. */
-static int build_rows(arena_db *db, int64_t tid, row **out, char *err, size_t size)
+/* The bots of `list`, each once, with names; returns the count or -1. */
+static int collect_bots(arena_db *db, const arena_match *list, int nm, row **out)
 {
-    arena_rating *res = NULL;
-    arena_pair_result *pairs = NULL;
-    int n = arena_db_results(db, tid, &res);
-    int np = n < 0 ? -1 : arena_db_pair_results(db, tid, &pairs);
-    if (n < 0 || np < 0) {
-        snprintf(err, size, "cannot read results from the database");
-        free(res);
-        free(pairs);
+    row *rows = calloc((size_t)(nm * ARENA_MAX_SEATS + 1), sizeof *rows);
+    int n = 0;
+    if (!rows)
         return -1;
-    }
-    row *rows = calloc((size_t)(n ? n : 1), sizeof *rows);
-    rt_pair *rp = calloc((size_t)(np ? np : 1), sizeof *rp);
-    double *rating = calloc((size_t)(n ? n : 1), sizeof *rating);
-    double *sigma = calloc((size_t)(n ? n : 1), sizeof *sigma);
-    int rc = -1;
-    if (!rows || !rp || !rating || !sigma) {
+    for (int k = 0; k < nm; k++)
+        for (int i = 0; i < list[k].seats; i++) {
+            if (index_of(rows, n, list[k].bot[i]) >= 0)
+                continue;
+            arena_bot b;
+            row *r = &rows[n++];
+            r->r.bot_id = list[k].bot[i];
+            if (arena_db_bot_by_id(db, r->r.bot_id, &b) == 0)
+                snprintf(r->r.name, sizeof r->r.name, "%s", b.name);
+            else
+                snprintf(r->r.name, sizeof r->r.name, "bot%" PRId64, r->r.bot_id);
+            r->r.elo = ARENA_ELO_START;
+        }
+    *out = rows;
+    return n;
+}
+
+/* Counts, live Elo (replayed in the order played, this mode only) and the
+ * Bradley-Terry fit: pairs for 2 seats, team strengths for 4. */
+static int rate_rows(const arena_match *list, int nm, int seats, row *rows, int n,
+                     char *err, size_t size)
+{
+    double *rating = calloc((size_t)n + 1, sizeof *rating);
+    double *sigma = calloc((size_t)n + 1, sizeof *sigma);
+    rt_pair *pairs = calloc((size_t)nm + 1, sizeof *pairs);
+    rt_team_game *teams = calloc((size_t)nm + 1, sizeof *teams);
+    int rc = -1, np = 0;
+    if (!rating || !sigma || !pairs || !teams) {
         snprintf(err, size, "out of memory");
         goto out;
     }
-    for (int i = 0; i < n; i++)
-        rows[i].r = res[i];
-    int k = 0;
-    for (int i = 0; i < np; i++) {
-        int a = index_of(rows, n, pairs[i].a), b = index_of(rows, n, pairs[i].b);
-        if (a >= 0 && b >= 0)
-            rp[k++] = (rt_pair){ a, b, pairs[i].a_wins, pairs[i].draws, pairs[i].b_wins };
+    for (int k = 0; k < nm; k++) {
+        const arena_match *m = &list[k];
+        int at[ARENA_MAX_SEATS];
+        double elo[ARENA_MAX_SEATS];
+        for (int i = 0; i < m->seats; i++) {
+            at[i] = index_of(rows, n, m->bot[i]);
+            row *r = &rows[at[i]];
+            r->r.games++;
+            r->r.points += m->score[i];
+            r->r.wins += m->score[i] == 1.0;
+            r->r.draws += m->score[i] == 0.5;
+            r->r.losses += m->score[i] == 0.0;
+            elo[i] = r->r.elo;
+        }
+        arena_elo_match(m->seats, m->bot, m->score, m->elo_k, elo);
+        for (int i = 0; i < m->seats; i++)
+            rows[at[i]].r.elo = elo[i];
+        if (seats == 2 && at[0] != at[1]) {
+            int a = at[0] < at[1] ? 0 : 1, b = 1 - a;
+            pairs[np++] = (rt_pair){ at[a], at[b], m->score[a] == 1.0, m->score[a] == 0.5,
+                                     m->score[b] == 1.0 };
+        } else if (seats == 4) {
+            teams[np++] = (rt_team_game){ { at[0], at[2] }, { at[1], at[3] }, m->score[0] };
+        }
     }
-    if (n > 0) {
+    int fit = RT_OK;
+    if (n > 0 && seats == 2) {
         rt_bt_options o;
         rt_bt_default_options(&o);
-        int fit = rt_bt_fit(n, rp, (size_t)k, &o, NULL, 0, rating, sigma, NULL);
-        if (fit < 0) {
-            snprintf(err, size, "the rating fit failed (code %d)", fit);
-            goto out;
-        }
+        fit = rt_bt_fit(n, pairs, (size_t)np, &o, NULL, 0, rating, sigma, NULL);
+    } else if (n > 0) {
+        fit = rt_team_fit(n, teams, (size_t)np, 1.0, rating, sigma, NULL);
+    }
+    if (fit < 0) {
+        snprintf(err, size, "the rating fit failed (code %d)", fit);
+        goto out;
     }
     for (int i = 0; i < n; i++) {
         rows[i].bt = rating[i];
         rows[i].ci = RT_Z95 * sigma[i];
     }
-    /* LOS needs each row's sigma after sorting: keep it in ci meanwhile. */
     qsort(rows, (size_t)n, sizeof *rows, by_bt);
     for (int i = 0; i + 1 < n; i++)
         rows[i].los = rt_los(rows[i].bt, rows[i].ci / RT_Z95, rows[i + 1].bt,
                              rows[i + 1].ci / RT_Z95);
     if (n > 0)
         rows[n - 1].los = NAN;
-    *out = rows;
-    rows = NULL;
-    rc = n;
+    rc = 0;
 out:
-    free(rows);
-    free(rp);
     free(rating);
     free(sigma);
-    free(res);
     free(pairs);
+    free(teams);
     return rc;
 }
 
-int arena_standings(arena_db *db, int64_t tid, int format, FILE *out, char *err, size_t size)
+/* Rows for one mode, best first. Count, or -1. */
+static int build_rows(arena_db *db, int64_t tid, int seats, row **out, char *err, size_t size)
 {
-    row *rows;
-    int n = build_rows(db, tid, &rows, err, size);
-    if (n < 0)
+    arena_match *list = NULL;
+    int nm = arena_db_match_list(db, tid, seats, &list);
+    if (nm < 0) {
+        snprintf(err, size, "cannot read the matches from the database");
         return -1;
-    if (format == ARENA_CSV)
-        fprintf(out, "rank,bot,elo,ci95,live_elo,games,wins,draws,losses,score_pct,los_next\n");
-    else if (format == ARENA_JSON)
-        fprintf(out, "[");
-    else
-        fprintf(out, "%4s  %-20s %6s %5s %6s %6s  %-13s %6s %5s\n", "rank", "bot", "elo", "±",
-                "live", "games", "w-d-l", "score", "los");
+    }
+    row *rows = NULL;
+    int n = collect_bots(db, list, nm, &rows);
+    if (n < 0 || rate_rows(list, nm, seats, rows, n, err, size) < 0) {
+        if (n < 0)
+            snprintf(err, size, "out of memory");
+        free(rows);
+        free(list);
+        return -1;
+    }
+    free(list);
+    *out = rows;
+    return n;
+}
+
+static void print_rows(const row *rows, int n, int seats, int format, int *first, FILE *out)
+{
     for (int i = 0; i < n; i++) {
         const row *r = &rows[i];
         double pct = r->r.games ? 100.0 * r->r.points / r->r.games : 0;
@@ -125,27 +169,66 @@ int arena_standings(arena_db *db, int64_t tid, int format, FILE *out, char *err,
             snprintf(los, sizeof los, "-");
         else
             snprintf(los, sizeof los, "%.0f%%", 100 * r->los);
-        if (format == ARENA_CSV)
-            fprintf(out, "%d,%s,%.1f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%s\n", i + 1, r->r.name, r->bt,
-                    r->ci, r->r.elo, r->r.games, r->r.wins, r->r.draws, r->r.losses, pct,
-                    isnan(r->los) ? "" : los);
-        else if (format == ARENA_JSON) {
-            fprintf(out, "%s\n  {\"rank\": %d, \"bot\": \"%s\", \"elo\": %.1f, \"ci95\": %.1f, "
-                         "\"live_elo\": %.1f, \"games\": %d, \"wins\": %d, \"draws\": %d, "
-                         "\"losses\": %d, \"score_pct\": %.1f, \"los_next\": ",
-                    i ? "," : "", i + 1, r->r.name, r->bt, r->ci, r->r.elo, r->r.games,
-                    r->r.wins, r->r.draws, r->r.losses, pct);
+        if (format == ARENA_CSV) {
+            fprintf(out, "%d,%s,%.1f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%s,%d\n", i + 1, r->r.name,
+                    r->bt, r->ci, r->r.elo, r->r.games, r->r.wins, r->r.draws, r->r.losses, pct,
+                    isnan(r->los) ? "" : los, seats);
+        } else if (format == ARENA_JSON) {
+            fprintf(out, "%s\n  {\"players\": %d, \"rank\": %d, \"bot\": \"%s\", \"elo\": %.1f, "
+                         "\"ci95\": %.1f, \"live_elo\": %.1f, \"games\": %d, \"wins\": %d, "
+                         "\"draws\": %d, \"losses\": %d, \"score_pct\": %.1f, \"los_next\": ",
+                    *first ? "" : ",", seats, i + 1, r->r.name, r->bt, r->ci, r->r.elo,
+                    r->r.games, r->r.wins, r->r.draws, r->r.losses, pct);
             if (isnan(r->los))
                 fprintf(out, "null}");
             else
                 fprintf(out, "%.4f}", r->los);
-        } else
+            *first = 0;
+        } else {
             fprintf(out, "%4d  %-20s %+6.0f %5.0f %6.0f %6d  %-13s %5.1f%% %5s\n", i + 1,
                     r->r.name, r->bt, r->ci, r->r.elo, r->r.games, wdl, pct, los);
+        }
+    }
+}
+
+int arena_standings(arena_db *db, int64_t tid, int players, int format, FILE *out,
+                    char *err, size_t size)
+{
+    row *rows[2] = { NULL, NULL };
+    int n[2] = { 0, 0 };
+    static const int modes[2] = { 2, 4 };
+    for (int k = 0; k < 2; k++) {
+        if (players && players != modes[k])
+            continue;
+        n[k] = build_rows(db, tid, modes[k], &rows[k], err, size);
+        if (n[k] < 0) {
+            free(rows[0]);
+            return -1;
+        }
+    }
+    /* Both tables only when both kinds of game were played. */
+    int both = n[0] > 0 && n[1] > 0, first = 1;
+    if (format == ARENA_CSV)
+        fprintf(out, "rank,bot,elo,ci95,live_elo,games,wins,draws,losses,score_pct,los_next,"
+                     "players\n");
+    else if (format == ARENA_JSON)
+        fprintf(out, "[");
+    for (int k = 0; k < 2; k++) {
+        if (!rows[k] || (players == 0 && n[k] == 0 && (k == 1 || n[1] > 0)))
+            continue;
+        if (format == ARENA_TABLE) {
+            if (both || modes[k] == 4)
+                fprintf(out, "%s%s\n", k && both ? "\n" : "",
+                        modes[k] == 2 ? "2 players" : "4 players (2 v 2; team = mean of its players)");
+            fprintf(out, "%4s  %-20s %6s %5s %6s %6s  %-13s %6s %5s\n", "rank", "bot", "elo", "±",
+                    "live", "games", "w-d-l", "score", "los");
+        }
+        print_rows(rows[k], n[k], modes[k], format, &first, out);
     }
     if (format == ARENA_JSON)
-        fprintf(out, "%s]\n", n ? "\n" : "");
-    free(rows);
+        fprintf(out, "%s]\n", first ? "" : "\n");
+    free(rows[0]);
+    free(rows[1]);
     return 0;
 }
 
@@ -153,7 +236,7 @@ int arena_crosstable(arena_db *db, int64_t tid, int format, FILE *out, char *err
 {
     row *rows;
     arena_pair_result *pairs = NULL;
-    int n = build_rows(db, tid, &rows, err, size);
+    int n = build_rows(db, tid, 2, &rows, err, size);
     if (n < 0)
         return -1;
     int np = arena_db_pair_results(db, tid, &pairs);

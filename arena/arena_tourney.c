@@ -33,7 +33,7 @@ void arena_spec_key(const arena_spec *s, char *buf, size_t size)
     int n = snprintf(buf, size, "format=%s games=%d seed=%" PRIu64 " move_ms=%" PRId64
                                 " bank_ms=%" PRId64 " handshake_ms=%" PRId64 " strikes=%d"
                                 " elo_k=%g bots=",
-                     s->format == ARENA_GAUNTLET ? "gauntlet" : "round-robin", s->games, s->seed,
+                     arena_format_name(s->format), s->games, s->seed,
                      s->move_ms, s->bank_ms, s->handshake_ms, s->strikes, s->elo_k);
     for (int i = 0; i < s->nbots && n < (int)size; i++)
         n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", s->bot[i]);
@@ -212,6 +212,11 @@ static int to_match(const arena_job_result *res, const arena_spec *spec, const a
     m->game_index = g->index;
     m->seed = g->seed;
     snprintf(m->options, sizeof m->options, "%s", rec.options);
+    if (rec.seats != g->seats) {
+        ref_record_free(&rec);
+        snprintf(err, size, "a worker played %d seats, the plan has %d", rec.seats, g->seats);
+        return -1;
+    }
     m->seats = rec.seats;
     for (int i = 0; i < rec.seats; i++) {
         m->bot[i] = spec->bot[g->seat[i]];
@@ -236,8 +241,8 @@ static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, a
     job->id = g->index;
     snprintf(job->options, sizeof job->options, "%s", spec->options);
     job->seed = g->seed;
-    job->nbots = 2;
-    for (int i = 0; i < 2; i++) {
+    job->nbots = g->seats;
+    for (int i = 0; i < g->seats; i++) {
         arena_bot b;
         if (arena_db_bot_by_id(db, spec->bot[g->seat[i]], &b) == 0) {
             snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
@@ -271,8 +276,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     arena_tournament t;
     memset(&t, 0, sizeof t);
     arena_spec_key(spec, t.key, sizeof t.key);
-    snprintf(t.format, sizeof t.format, "%s",
-             spec->format == ARENA_GAUNTLET ? "gauntlet" : "round-robin");
+    snprintf(t.format, sizeof t.format, "%s", arena_format_name(spec->format));
     t.games = spec->games;
     snprintf(t.options, sizeof t.options, "%s", spec->options);
     t.seed = spec->seed;
