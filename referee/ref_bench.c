@@ -143,13 +143,37 @@ static double ping_pong(const msgpack_sbuffer *payloads, int npayloads, int roun
     return rate;
 }
 
-/* The random bot next to this referee binary: build/agents/random. */
-static void default_bot(char *buf, size_t size)
+/* A program next to this referee binary (build/referee/REL). */
+static void sibling(const char *rel, char *buf, size_t size)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
-    snprintf(buf, size, "%s/../agents/random", dirname(exe));
+    snprintf(buf, size, "%s/%s", dirname(exe), rel);
+}
+
+/* Plays games [from, to) between two `bot`s: decisions and their time. */
+static int play_games(ref_config *c, const char *bot, int from, int to, uint64_t *decisions,
+                      uint64_t *micros, uint64_t *bot_micros)
+{
+    c->bot_cmd[0] = c->bot_cmd[1] = bot;
+    for (int game = from; game < to; game++) {
+        ref_record rec;
+        char err[256] = "";
+        ref_record_init(&rec);
+        c->seed = (uint64_t)game + 1;
+        if (ref_match_play(c, &rec, err, sizeof err) < 0 || rec.culprit >= 0) {
+            fprintf(stderr, "referee: bench match %d failed: %s%s\n", game + 1, err, rec.detail);
+            ref_record_free(&rec);
+            return -1;
+        }
+        *decisions += rec.ndecisions;
+        *micros += rec.play_micros;
+        for (size_t k = 0; bot_micros && k < rec.ndecisions; k++)
+            *bot_micros += rec.decisions[k].micros;
+        ref_record_free(&rec);
+    }
+    return 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -169,8 +193,9 @@ static double median(double *v, int n)
 int ref_bench_main(int argc, char **argv)
 {
     int games = 25;
-    char bot[PATH_MAX + 32];
-    default_bot(bot, sizeof bot);
+    char bot[PATH_MAX + 32], lean[PATH_MAX + 32];
+    sibling("../agents/random", bot, sizeof bot);
+    sibling("bench-bot", lean, sizeof lean);
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--games") && i + 1 < argc)
             games = atoi(argv[++i]);
@@ -181,9 +206,9 @@ int ref_bench_main(int argc, char **argv)
             return 2;
         }
     }
-    if (games < ROUNDS || access(bot, X_OK) != 0) {
-        fprintf(stderr, "referee: bench needs --games >= %d and a runnable bot (%s)\n", ROUNDS,
-                bot);
+    if (games < ROUNDS || access(bot, X_OK) != 0 || access(lean, X_OK) != 0) {
+        fprintf(stderr, "referee: bench needs --games >= %d and runnable bots (%s, %s)\n",
+                ROUNDS, bot, lean);
         return 2;
     }
     const game_api *g = &game_warchest;
@@ -194,7 +219,6 @@ int ref_bench_main(int argc, char **argv)
     c.game = g;
     c.options = options;
     c.nbots = 2;
-    c.bot_cmd[0] = c.bot_cmd[1] = bot;
 
     msgpack_sbuffer *payloads;
     int npayloads = game_requests(g, 1, &payloads);
@@ -202,52 +226,41 @@ int ref_bench_main(int argc, char **argv)
     for (int i = 0; i < npayloads; i++)
         bytes += payloads[i].size;
 
-    /* Rounds alternate the two measurements so that noise hits both. */
-    double referee_rate[ROUNDS], raw_rate[ROUNDS], ratio[ROUNDS];
+    /* Rounds alternate the three measurements so that noise hits all. */
+    double sdk_rate[ROUNDS], lean_rate[ROUNDS], raw_rate[ROUNDS], ratio[ROUNDS];
     uint64_t decisions = 0, bot_micros = 0;
-    for (int round = 0, game = 0; round < ROUNDS; round++) {
-        uint64_t d = 0, micros = 0;
-        for (; game < games * (round + 1) / ROUNDS; game++) {
-            ref_record rec;
-            char err[256] = "";
-            ref_record_init(&rec);
-            c.seed = (uint64_t)game + 1;
-            if (ref_match_play(&c, &rec, err, sizeof err) < 0 || rec.culprit >= 0) {
-                fprintf(stderr, "referee: bench match %d failed: %s%s\n", game + 1, err,
-                        rec.detail);
-                ref_record_free(&rec);
-                return 1;
-            }
-            d += rec.ndecisions;
-            micros += rec.play_micros;
-            for (size_t k = 0; k < rec.ndecisions; k++)
-                bot_micros += rec.decisions[k].micros;
-            ref_record_free(&rec);
-        }
+    for (int round = 0; round < ROUNDS; round++) {
+        int from = games * round / ROUNDS, to = games * (round + 1) / ROUNDS;
+        uint64_t d = 0, micros = 0, ld = 0, lmicros = 0;
+        if (play_games(&c, bot, from, to, &d, &micros, &bot_micros) < 0 ||
+            play_games(&c, lean, from, to, &ld, &lmicros, NULL) < 0)
+            return 1;
         decisions += d;
-        referee_rate[round] = d / (micros / 1e6);
-        raw_rate[round] = ping_pong(payloads, npayloads, (int)d);
-        ratio[round] = referee_rate[round] / raw_rate[round];
+        sdk_rate[round] = d / (micros / 1e6);
+        lean_rate[round] = ld / (lmicros / 1e6);
+        raw_rate[round] = ping_pong(payloads, npayloads, (int)ld);
+        ratio[round] = lean_rate[round] / raw_rate[round];
     }
     for (int i = 0; i < npayloads; i++)
         msgpack_sbuffer_destroy(&payloads[i]);
     free(payloads);
 
-    double ref_med = median(referee_rate, ROUNDS), raw_med = median(raw_rate, ROUNDS);
     double r_lo = ratio[0], r_hi = ratio[0];
     for (int i = 1; i < ROUNDS; i++) {
         r_lo = ratio[i] < r_lo ? ratio[i] : r_lo;
         r_hi = ratio[i] > r_hi ? ratio[i] : r_hi;
     }
     double r_med = median(ratio, ROUNDS);
-    printf("matches                 %d random vs random over ipc, in %d rounds\n", games, ROUNDS);
-    printf("decisions               %" PRIu64 "\n", decisions);
-    printf("referee decisions/s     %.0f   median of rounds (request, bot, answer, updates)\n",
-           ref_med);
+    printf("matches                 %d per bot, over ipc, in %d interleaved rounds\n", games,
+           ROUNDS);
+    printf("referee + C SDK bots    %.0f decisions/s   (median; agents/random, full decoding)\n",
+           median(sdk_rate, ROUNDS));
     printf("  round trip in bot     %.1f us per decision, as the referee measures it\n",
            (double)bot_micros / (double)decisions);
-    printf("raw ping-pong/s         %.0f   median (same request bytes, %.0f on average)\n",
-           raw_med, (double)bytes / npayloads);
+    printf("referee + lean bots     %.0f decisions/s   (median; bench-bot: decode, answer)\n",
+           median(lean_rate, ROUNDS));
+    printf("raw ping-pong           %.0f round trips/s (median; same request bytes, %.0f "
+           "on average; peer decodes)\n", median(raw_rate, ROUNDS), (double)bytes / npayloads);
     printf("referee / raw           %.3f   median of per-round ratios (range %.3f..%.3f)\n",
            r_med, r_lo, r_hi);
     printf("referee overhead        %+.0f%%  time per decision over the raw round trip\n",
