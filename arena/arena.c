@@ -180,6 +180,8 @@ static const char tournament_help[] =
     "  --round-limit N     rounds before a draw (default 100)\n"
     "  --move-ms N, --bank-ms N, --handshake-ms N, --strikes N    time control (see referee)\n"
     "  --elo-k K           live Elo K factor (default 16)\n"
+    "  --memory-mb N       each bot's address space (default 4096; 0: no limit, as sanitizer\n"
+    "                      builds of bots need)\n"
     "  --listen ENDPOINT   also take remote workers: referee worker --connect ENDPOINT\n"
     "  --referee PATH      the referee binary (default: next to this one)\n"
     "  --quiet             no progress, no standings\n"
@@ -225,7 +227,7 @@ static int cmd_tournament(int argc, char **argv)
         static const char *const valued[] = {
             "--format", "--games", "--concurrency", "--seed", "--elo-k", "--setup",
             "--royal-guard", "--round-limit", "--move-ms", "--bank-ms", "--handshake-ms",
-            "--strikes", "--listen", "--referee", "--players", NULL };
+            "--strikes", "--listen", "--referee", "--players", "--memory-mb", NULL };
         int known = 0;
         for (int k = 0; valued[k]; k++)
             known = known || !strcmp(f, valued[k]);
@@ -273,6 +275,11 @@ static int cmd_tournament(int argc, char **argv)
             else if (f[2] == 'b') spec.bank_ms = v;
             else if (f[2] == 'h') spec.handshake_ms = v;
             else spec.strikes = (int)v;
+        } else if (!strcmp(f, "--memory-mb")) {
+            if (parse_i64(val, 0, (int64_t)1 << 30, &v) < 0)
+                return fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
+                            val);
+            spec.memory_mb = v;
         } else if (!strcmp(f, "--listen")) {
             run.listen = val;
         } else if (!strcmp(f, "--referee")) {

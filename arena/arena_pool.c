@@ -150,7 +150,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     msgpack_packer pk;
     p->sb.size = 0;
     msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 8);
+    msgpack_pack_map(&pk, job->memory_mb >= 0 ? 9 : 8);
     str(&pk, "type");    str(&pk, "job");
     str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
     str(&pk, "game");    str(&pk, "warchest");
@@ -169,6 +169,10 @@ static void send_job(arena_pool *p, worker *w, int j)
     str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
     str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
     str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
+    if (job->memory_mb >= 0) {
+        str(&pk, "memory_mb");
+        msgpack_pack_int64(&pk, job->memory_mb);
+    }
     if (send_to(p, w) == 0) {
         w->busy = j;
         p->state[j] = 1;

@@ -26,6 +26,7 @@ typedef struct arena_job {
     char     cwd[4][512];
     int64_t  move_ms, bank_ms, handshake_ms;
     int      strikes;
+    int64_t  memory_mb;           /* bots' address space; -1: the referee's default */
 } arena_job;
 
 typedef struct arena_job_result {

@@ -26,6 +26,7 @@ void arena_spec_default(arena_spec *s)
     s->bank_ms = 10000;
     s->handshake_ms = 10000;
     s->elo_k = 16;
+    s->memory_mb = -1;
 }
 
 void arena_spec_key(const arena_spec *s, char *buf, size_t size)
@@ -37,6 +38,8 @@ void arena_spec_key(const arena_spec *s, char *buf, size_t size)
                      s->move_ms, s->bank_ms, s->handshake_ms, s->strikes, s->elo_k);
     for (int i = 0; i < s->nbots && n < (int)size; i++)
         n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", s->bot[i]);
+    if (s->memory_mb >= 0 && n < (int)size)       /* only when set: older keys stay valid */
+        n += snprintf(buf + n, size - (size_t)n, " memory_mb=%" PRId64, s->memory_mb);
     if (n < (int)size)
         snprintf(buf + n, size - (size_t)n, " | %s", s->options);
 }
@@ -76,6 +79,8 @@ int arena_spec_parse_key(const char *key, arena_spec *s)
             s->strikes = atoi(v);
         else if (!strcmp(kv, "elo_k"))
             s->elo_k = atof(v);
+        else if (!strcmp(kv, "memory_mb"))
+            s->memory_mb = atoll(v);
         else if (!strcmp(kv, "bots")) {
             char *save2 = NULL;
             for (char *id = strtok_r(v, ",", &save2); id && s->nbots < 64;
@@ -253,6 +258,7 @@ static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, a
     job->bank_ms = spec->bank_ms;
     job->handshake_ms = spec->handshake_ms;
     job->strikes = spec->strikes;
+    job->memory_mb = spec->memory_mb;
 }
 
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,

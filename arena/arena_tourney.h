@@ -20,6 +20,7 @@ typedef struct arena_spec {
     int64_t  move_ms, bank_ms, handshake_ms;
     int      strikes;
     double   elo_k;
+    int64_t  memory_mb;           /* bots' address space; -1: the referee's default, 0: none */
 } arena_spec;
 
 typedef struct arena_run {

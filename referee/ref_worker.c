@@ -133,6 +133,10 @@ static int play_job(const msgpack_object *job, ref_record *rec, const game_api *
     get_ms(job, "handshake_ms", &c.handshake_ms);
     if (mps_get_int(job, "strikes", &strikes) == 0 && strikes >= 0 && strikes < 1000)
         c.strikes = (int)strikes;
+    int64_t memory_mb;
+    if (mps_get_int(job, "memory_mb", &memory_mb) == 0 && memory_mb >= 0 &&
+        memory_mb < ((int64_t)1 << 40))
+        c.limits.address_space_bytes = (uint64_t)memory_mb << 20;
     void *options = calloc(1, g->options_size);
     if (!options) {
         snprintf(err, size, "out of memory");

@@ -233,7 +233,7 @@ void ref_proc_register_group(pid_t pgid)
         }
 }
 
-static void unregister_group(pid_t pgid)
+void ref_proc_unregister_group(pid_t pgid)
 {
     for (int i = 0; i < REGISTRY; i++)
         if (groups[i] == pgid)
@@ -267,7 +267,7 @@ void ref_proc_kill(ref_proc *p, int grace_ms)
         if (wait_leader(p, deadline))
             wait_group(group, deadline, 0);
         kill(-group, SIGKILL);
-        unregister_group(group);
+        ref_proc_unregister_group(group);
         deadline = ref_proc_now_ms() + KILL_REAP_MS;
         if (wait_leader(p, deadline)) {
             if (!p->reaped) {

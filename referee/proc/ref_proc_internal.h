@@ -46,5 +46,6 @@ int ref_proc_group_pass(pid_t pgid, int sig, int *live);
 
 /* ref_proc.c: the live groups ref_proc_kill_all signals. */
 void ref_proc_register_group(pid_t pgid);
+void ref_proc_unregister_group(pid_t pgid);
 
 #endif /* REF_PROC_INTERNAL_H */

@@ -169,6 +169,10 @@ static void child_main(const struct child_plan *c)
     while (n < 0 && errno == EINTR);
     if (n != 0)
         _exit(127);
+    /* The referee may have died while we waited: then nobody would ever
+     * kill what we are about to run. */
+    if (getppid() != c->parent)
+        _exit(127);
 
     execve("/bin/sh", c->argv, c->envp);
     child_fail(st, ST_EXEC);
@@ -383,6 +387,14 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
     if (pid == 0)
         child_main(&c);
     int fork_errno = errno;
+    /* The group is ours from this moment: a stop signal arriving while the
+     * child is still being set up must find it in the registry, or a bot
+     * that sh forks would outlive us (ref_proc_kill_all). The child calls
+     * setpgid too, so the group exists whichever of us runs first. */
+    if (pid > 0) {
+        (void)setpgid(pid, pid);
+        ref_proc_register_group(pid);
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     ref_proc_close_fd(&out[1]);
     ref_proc_close_fd(&stp[1]);
@@ -391,10 +403,6 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
         set_err(err, errsize, "fork failed: %s", strerror(fork_errno));
         goto fail;
     }
-    /* The child does this too; doing it here as well means the group
-     * exists whichever of us runs first (harmless EACCES after exec). */
-    (void)setpgid(pid, pid);
-
     /* The child reports ready (or a failure), we set its limits and say
      * go, then EOF means the CLOEXEC write end went away in a successful
      * exec. */
@@ -423,6 +431,7 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
     ref_proc_close_fd(&stp[0]);
     ref_proc_close_fd(&go[1]);
     if (failed) {
+        ref_proc_unregister_group(pid);
         kill(pid, SIGKILL); /* mostly dead already; never let it exec */
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
@@ -435,7 +444,6 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
         (void)fcntl(out[0], F_SETFL, fl | O_NONBLOCK);
     p->live = 1;
     p->pid = pid;
-    ref_proc_register_group(pid);
 #ifdef SYS_pidfd_open
     p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (p->pidfd < 0)
