@@ -294,7 +294,8 @@ static int cmd_tournament(int argc, char **argv)
         }
     }
     /* Team games are the 4-player game; the 4-player game is team games. */
-    int four = strstr(gopts, "players=4") != NULL;
+    g->options_format(gopts, spec.options, sizeof spec.options);
+    int four = strstr(spec.options, "players=4") != NULL;
     if (spec.format == ARENA_TEAMS && !four) {
         const char *why = g->options_set(gopts, "players", "4");
         if (why)
