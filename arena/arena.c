@@ -5,7 +5,7 @@
  *   arena [--db FILE] bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
- *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check
+ *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B
  *   arena bench [--games N]
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
@@ -25,6 +25,7 @@
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_report.h"
+#include "arena_sprt.h"
 #include "arena_tourney.h"
 #include "game.h"
 #include "ref_match.h"
@@ -620,6 +621,57 @@ static int cmd_check(int argc, char **argv)
     return 0;
 }
 
+static int cmd_sprt(int argc, char **argv)
+{
+    if (wants_help(argc, argv) || argc < 2) {
+        puts("usage: arena sprt BOT_A BOT_B [--elo0 E] [--elo1 E] [--alpha A] [--beta B]\n"
+             "                  [--tournament ID]\n"
+             "Tests H1 \"A is stronger than B by elo1\" against H0 \"by elo0\" (default 0 and 10,\n"
+             "alpha = beta = 0.05) over their stored games, counting seed pairs as units.\n"
+             "Exit 0: H1 accepted, 1: H0 accepted, 3: keep playing.");
+        return argc < 2 && !wants_help(argc, argv) ? 2 : 0;
+    }
+    rt_sprt_params p = { 0, 10, 0.05, 0.05 };
+    int64_t tid = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        double *dst = !strcmp(f, "--elo0") ? &p.elo0 : !strcmp(f, "--elo1") ? &p.elo1
+                    : !strcmp(f, "--alpha") ? &p.alpha : !strcmp(f, "--beta") ? &p.beta : NULL;
+        if (!val)
+            return fail("%s needs a value", f);
+        if (dst) {
+            char *end;
+            *dst = strtod(val, &end);
+            if (*end || end == val)
+                return fail("%s wants a number, not '%s'", f, val);
+        } else if (!strcmp(f, "--tournament")) {
+            if (parse_i64(val, 1, INT64_MAX, &tid) < 0)
+                return fail("--tournament wants a tournament number, not '%s'", val);
+        } else {
+            return fail("unknown option '%s' (see arena sprt --help)", f);
+        }
+        i++;
+    }
+    arena_db *db = open_db(0);
+    if (!db)
+        return 2;
+    arena_bot a, b;
+    char err[256];
+    int rc;
+    if (arena_db_bot_by_name(db, argv[0], &a) != 0)
+        rc = fail("unknown bot '%s'", argv[0]);
+    else if (arena_db_bot_by_name(db, argv[1], &b) != 0)
+        rc = fail("unknown bot '%s'", argv[1]);
+    else if (a.id == b.id)
+        rc = fail("a bot cannot be tested against itself");
+    else {
+        int v = arena_sprt(db, a.id, b.id, tid, &p, stdout, err, sizeof err);
+        rc = v == -2 ? fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
+    }
+    arena_db_close(db);
+    return rc;
+}
+
 static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
     "  bot add|list|remove    register the bots that play\n"
@@ -630,6 +682,7 @@ static const char usage[] =
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
+    "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2\n"
     "Each command takes --help.\n";
 
@@ -671,6 +724,8 @@ int main(int argc, char **argv)
         return cmd_rerun(n, rest);
     if (!strcmp(cmd, "check"))
         return cmd_check(n, rest);
+    if (!strcmp(cmd, "sprt"))
+        return cmd_sprt(n, rest);
     if (!strcmp(cmd, "bench")) {
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
         sibling("../referee/referee", referee, sizeof referee);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `arena sprt`: fishtest's test on stored seed pairs. Greedy against random
+# must accept "stronger by 200 Elo" and the reverse must reject it; pairs
+# are counted as units; bad input is one clear line and exit 2.
+# Usage: test_arena_sprt.sh ARENA RANDOM GREEDY
+set -euo pipefail
+arena=$1 random=$2 greedy=$3
+tmp=$(mktemp -d /tmp/arena-sprt-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+A() { "$arena" --db "$tmp/a.db" "$@"; }
+A bot add greedy --cmd "$greedy" >/dev/null
+A bot add random --cmd "$random" >/dev/null
+A bot add idle --cmd "$random" >/dev/null
+A tournament --games 40 --concurrency 2 --quiet greedy random
+
+out=$(A sprt greedy random --elo0 0 --elo1 200) && rc=0 || rc=$?
+[ "$rc" -eq 0 ] || fail "greedy vs random: exit $rc, H1 expected: $out"
+[[ "$out" == *"pairs 20"* ]] || fail "40 games are 20 seed pairs: $out"
+[[ "$out" == *"H1 accepted"* ]] || fail "no H1 verdict: $out"
+A sprt random greedy --elo0 0 --elo1 200 >/dev/null && rc=0 || rc=$?
+[ "$rc" -eq 1 ] || fail "random vs greedy: exit $rc, H0 expected"
+
+for args in "greedy nobody" "greedy greedy" "greedy idle" "greedy random --elo0 5 --elo1 1" \
+            "greedy random --alpha x" "greedy random --bogus 1"; do
+  err=$(A sprt $args 2>&1 >/dev/null) && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] || fail "sprt $args: exit $rc"
+  [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ "$err" == arena:* ]] || fail "sprt $args: '$err'"
+done
+echo "1 passed, 0 failed"
