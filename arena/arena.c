@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena_bench.h"
+#include "cli.h"
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_report.h"
@@ -53,17 +54,6 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-static int parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static arena_db *open_db(int create)
 {
     arena_db *db;
@@ -73,15 +63,6 @@ static arena_db *open_db(int create)
         return NULL;
     }
     return db;
-}
-
-/* The binary next to ours: build/arena/arena -> build/referee/referee. */
-static void sibling(const char *rel, char *buf, size_t size)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    snprintf(buf, size, "%s/%s", dirname(exe), rel);
 }
 
 /* ---- bots --------------------------------------------------------------- */
@@ -200,7 +181,7 @@ static int cmd_tournament(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run.concurrency = cores > 0 ? (int)cores : 1;
     char referee[PATH_MAX + 32], err[512];
-    sibling("../referee/referee", referee, sizeof referee);
+    cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
     const game_api *g = &game_warchest;
     char gopts[1024];
@@ -242,18 +223,15 @@ static int cmd_tournament(int argc, char **argv)
             if ((spec.format = arena_format_parse(val)) < 0)
                 return fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
         } else if (!strcmp(f, "--games")) {
-            if (parse_i64(val, 1, 1000000, &v) < 0)
+            if (cli_i64(val, 1, 1000000, &v) < 0)
                 return fail("--games wants a positive whole number, not '%s'", val);
             spec.games = (int)v;
         } else if (!strcmp(f, "--concurrency")) {
-            if (parse_i64(val, 1, 128, &v) < 0)
+            if (cli_i64(val, 1, 128, &v) < 0)
                 return fail("--concurrency must be from 1 to 128, not '%s'", val);
             run.concurrency = (int)v;
         } else if (!strcmp(f, "--seed")) {
-            char *end;
-            errno = 0;
-            spec.seed = strtoull(val, &end, 10);
-            if (errno || !*val || *end || *val == '-')
+            if (cli_u64(val, &spec.seed) < 0)
                 return fail("--seed wants a whole number, not '%s'", val);
         } else if (!strcmp(f, "--elo-k")) {
             char *end;
@@ -270,14 +248,14 @@ static int cmd_tournament(int argc, char **argv)
             key = "round_limit";
         } else if (!strcmp(f, "--move-ms") || !strcmp(f, "--bank-ms") ||
                    !strcmp(f, "--handshake-ms") || !strcmp(f, "--strikes")) {
-            if (parse_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
+            if (cli_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
                 return fail("bad value for %s: '%s'", f, val);
             if (f[2] == 'm') spec.move_ms = v;
             else if (f[2] == 'b') spec.bank_ms = v;
             else if (f[2] == 'h') spec.handshake_ms = v;
             else spec.strikes = (int)v;
         } else if (!strcmp(f, "--memory-mb")) {
-            if (parse_i64(val, 0, (int64_t)1 << 30, &v) < 0)
+            if (cli_i64(val, 0, (int64_t)1 << 30, &v) < 0)
                 return fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
                             val);
             spec.memory_mb = v;
@@ -443,13 +421,13 @@ static int cmd_report(int argc, char **argv, const char *what)
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--tournament") && val) {
-            if (parse_i64(val, 1, INT64_MAX, &tid) < 0)
+            if (cli_i64(val, 1, INT64_MAX, &tid) < 0)
                 return fail("--tournament wants a tournament number, not '%s'", val);
         } else if (!strcmp(argv[i], "--format") && val) {
             if ((format = arena_report_format(val)) < 0)
                 return fail("--format must be table, csv or json, not '%s'", val);
         } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
-            if (parse_i64(val, 2, 4, &players) < 0 || players == 3)
+            if (cli_i64(val, 2, 4, &players) < 0 || players == 3)
                 return fail("--players must be 2 or 4, not '%s'", val);
         } else {
             return fail("unknown option '%s' (see arena %s --help)", argv[i], what);
@@ -483,7 +461,7 @@ static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record 
 {
     int64_t id;
     char err[256];
-    if (parse_i64(arg, 1, INT64_MAX, &id) < 0)
+    if (cli_i64(arg, 1, INT64_MAX, &id) < 0)
         return fail("a match number is wanted, not '%s'", arg);
     if (arena_db_match_get(db, id, m) != 0)
         return fail("no match %" PRId64, id);
@@ -645,7 +623,7 @@ static int cmd_sprt(int argc, char **argv)
             if (*end || end == val)
                 return fail("%s wants a number, not '%s'", f, val);
         } else if (!strcmp(f, "--tournament")) {
-            if (parse_i64(val, 1, INT64_MAX, &tid) < 0)
+            if (cli_i64(val, 1, INT64_MAX, &tid) < 0)
                 return fail("--tournament wants a tournament number, not '%s'", val);
         } else {
             return fail("unknown option '%s' (see arena sprt --help)", f);
@@ -728,8 +706,8 @@ int main(int argc, char **argv)
         return cmd_sprt(n, rest);
     if (!strcmp(cmd, "bench")) {
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
-        sibling("../referee/referee", referee, sizeof referee);
-        sibling("../agents/random", bot, sizeof bot);
+        cli_sibling("../referee/referee", referee, sizeof referee);
+        cli_sibling("../agents/random", bot, sizeof bot);
         return arena_bench_main(n, rest, referee, bot);
     }
     return fail("unknown command '%s' (see arena --help)", cmd);

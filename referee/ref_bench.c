@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
+#include "cli.h"
 #include "ref_bench.h"
 #include "ref_match.h"
 #include "ref_msg.h"
@@ -143,15 +144,6 @@ static double ping_pong(const msgpack_sbuffer *payloads, int npayloads, int roun
     return rate;
 }
 
-/* A program next to this referee binary (build/referee/REL). */
-static void sibling(const char *rel, char *buf, size_t size)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    snprintf(buf, size, "%s/%s", dirname(exe), rel);
-}
-
 /* Plays games [from, to) between two `bot`s: decisions and their time. */
 static int play_games(ref_config *c, const char *bot, int from, int to, uint64_t *decisions,
                       uint64_t *micros, uint64_t *bot_micros)
@@ -194,8 +186,8 @@ int ref_bench_main(int argc, char **argv)
 {
     int games = 25;
     char bot[PATH_MAX + 32], lean[PATH_MAX + 32];
-    sibling("../agents/random", bot, sizeof bot);
-    sibling("bench-bot", lean, sizeof lean);
+    cli_sibling("../agents/random", bot, sizeof bot);
+    cli_sibling("bench-bot", lean, sizeof lean);
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--games") && i + 1 < argc)
             games = atoi(argv[++i]);

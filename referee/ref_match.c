@@ -208,6 +208,14 @@ static void read_monitor(match *m, int i)
     zmq_msg_close(&addr);
 }
 
+/* ZeroMQ dropped the seat's connection for a message over the limit. */
+static void forfeit_oversized(match *m, int i)
+{
+    forfeit(m, i, REF_OVERSIZED,
+            "seat %d sent a message over %" PRId64 " bytes; its connection was dropped", i,
+            m->cfg->max_message);
+}
+
 /* A seat's bot exited, or its connection is judged gone. */
 static void check_seat(match *m, int i)
 {
@@ -218,9 +226,7 @@ static void check_seat(match *m, int i)
     }
     if (s->dropped_at && now_us() - s->dropped_at > DROP_GRACE_US) {
         if (s->came_back)
-            forfeit(m, i, REF_OVERSIZED,
-                    "seat %d sent a message over %" PRId64 " bytes; its connection was dropped",
-                    i, m->cfg->max_message);
+            forfeit_oversized(m, i);
         else
             forfeit(m, i, REF_DISCONNECT, "seat %d closed its connection", i);
     }
@@ -260,9 +266,7 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
     s->last_identity_len = idlen;
     if (s->greeted && (idlen != s->identity_len || memcmp(s->identity, s->last_identity, idlen))) {
         if (s->dropped_at)
-            forfeit(m, i, REF_OVERSIZED,
-                    "seat %d sent a message over %" PRId64 " bytes; its connection was dropped",
-                    i, m->cfg->max_message);
+            forfeit_oversized(m, i);
         else
             forfeit(m, i, REF_UNKNOWN_ID, "seat %d: a message from an unknown connection", i);
     } else if (frames != 1) {

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cli.h"
 #include "game.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -65,17 +66,6 @@ static int known_flag(const char *f)
     for (const char *p = usage_text; n > 2 && !strncmp(f, "--", 2) && (p = strstr(p, f)); p += n)
         if (p[-1] == ' ' && p[n] == ' ')
             return 1;
-    return 0;
-}
-
-static int parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
     return 0;
 }
 
@@ -130,10 +120,7 @@ static int play_with(int argc, char **argv, void *options)
                 return die("%s", "--bot needs a command");
             c.bot_cmd[c.nbots++] = val;
         } else if (!strcmp(f, "--seed")) {
-            char *end;
-            errno = 0;
-            c.seed = strtoull(val, &end, 10);
-            if (errno || !*val || *end || *val == '-')
+            if (cli_u64(val, &c.seed) < 0)
                 return die("--seed wants a whole number, not '%s'", val);
         } else if (!strcmp(f, "--setup")) {
             key = "setup";
@@ -164,7 +151,7 @@ static int play_with(int argc, char **argv, void *options)
             int done = 0;
             for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
                 if (!strcmp(f, nums[k].flag)) {
-                    if (parse_int(val, nums[k].lo, nums[k].hi, nums[k].dst) < 0)
+                    if (cli_i64(val, nums[k].lo, nums[k].hi, nums[k].dst) < 0)
                         return die("bad value for %s", f);
                     done = 1;
                 }
@@ -174,7 +161,7 @@ static int play_with(int argc, char **argv, void *options)
             };
             for (size_t k = 0; !done && k < sizeof lims / sizeof lims[0]; k++)
                 if (!strcmp(f, lims[k].flag)) {
-                    if (parse_int(val, 0, lims[k].hi, &v) < 0)
+                    if (cli_i64(val, 0, lims[k].hi, &v) < 0)
                         return die("bad value for %s", f);
                     switch (k) {
                     case 0: c.strikes = (int)v; break;

@@ -9,13 +9,10 @@
  * update for the last action) must be byte-identical. WC_TEST_GAMES scales
  * the number of games.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
 #include "ref_msg.h"
+#include "wct.h"
 #include "wc.h"
 #include "wc_rng.h"
 
@@ -23,26 +20,8 @@ static const game_api *g = &game_warchest;
 
 static void scramble(wc_state *s, int seat, wc_rng *rng)
 {
-    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
-    uint8_t pool[64];
-    int size[3], n = 0;
-    for (int z = 0; z < 3; z++) {
-        size[z] = 0;
-        for (int c = 0; c < WC_NCOINS; c++)
-            for (int k = 0; k < s->coins[seat][zones[z]][c]; k++, size[z]++)
-                pool[n++] = (uint8_t)c;
-        memset(s->coins[seat][zones[z]], 0, WC_NCOINS);
-    }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)wc_rng_below(rng, (uint32_t)i + 1);
-        uint8_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
-    for (int z = 0, i = 0; z < 3; z++)
-        for (int k = 0; k < size[z]; k++)
-            s->coins[seat][zones[z]][pool[i++]]++;
-    s->rng.state ^= wc_rng_next(rng);
+    wct_scramble_hidden(s, seat, rng);
+    s->rng.state ^= wc_rng_next(rng);       /* and every future draw */
 }
 
 /* Everything seat `a` would be sent now, concatenated. */

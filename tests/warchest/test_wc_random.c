@@ -40,39 +40,11 @@ static void check_notation(const wc_action *all, int n)
     }
 }
 
-/* Moves one seat's hidden coins around among its hand, bag and face-down
- * discards, keeping each zone's size: the same counts, other contents. */
-static void scramble_hidden(wc_state *s, int seat, wc_rng *g)
-{
-    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
-    uint8_t pool[64];
-    int size[3], n = 0;
-    for (int z = 0; z < 3; z++) {
-        size[z] = 0;
-        for (int c = 0; c < WC_NCOINS; c++)
-            for (int k = 0; k < s->coins[seat][zones[z]][c]; k++) {
-                assert_true(n < 64);
-                pool[n++] = (uint8_t)c;
-                size[z]++;
-            }
-        memset(s->coins[seat][zones[z]], 0, WC_NCOINS);
-    }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)wc_rng_below(g, (uint32_t)i + 1);
-        uint8_t t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
-    for (int z = 0, i = 0; z < 3; z++)
-        for (int k = 0; k < size[z]; k++)
-            s->coins[seat][zones[z]][pool[i++]]++;
-}
-
 static void check_hidden(const wc_state *s, wc_rng *g)
 {
     for (int other = 0; other < s->nseats; other++) {
         wc_state changed = *s;
-        scramble_hidden(&changed, other, g);
+        wct_scramble_hidden(&changed, other, g);
         changed.rng.state ^= 0x9e3779b97f4a7c15ULL;   /* future draws too */
         for (int seat = 0; seat < s->nseats; seat++) {
             if (seat == other)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wct.h"
+#include "wc_rng.h"
 
 int wct_hex(const char *name)
 {
@@ -197,4 +198,29 @@ int wct_unit_at(const wc_state *s, const char *hex)
 int wct_zone(const wc_state *s, int seat, int zone, const char *coin)
 {
     return s->coins[seat][zone][coin_named(coin)];
+}
+
+void wct_scramble_hidden(wc_state *s, int seat, wc_rng *rng)
+{
+    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
+    uint8_t pool[64];
+    int size[3], n = 0;
+    for (int z = 0; z < 3; z++) {
+        size[z] = 0;
+        for (int c = 0; c < WC_NCOINS; c++)
+            for (int k = 0; k < s->coins[seat][zones[z]][c]; k++, size[z]++) {
+                assert_true(n < 64);
+                pool[n++] = (uint8_t)c;
+            }
+        memset(s->coins[seat][zones[z]], 0, WC_NCOINS);
+    }
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)wc_rng_below(rng, (uint32_t)i + 1);
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    for (int z = 0, i = 0; z < 3; z++)
+        for (int k = 0; k < size[z]; k++)
+            s->coins[seat][zones[z]][pool[i++]]++;
 }
