@@ -135,8 +135,10 @@ out:
     return rc;
 }
 
-/* Rows for one mode, best first. Count, or -1. */
-static int build_rows(arena_db *db, int64_t tid, int seats, row **out, char *err, size_t size)
+/* Rows for one mode, best first. Count, or -1. The matches they were
+ * built from go to *matches when asked for (free them), else are freed. */
+static int build_rows(arena_db *db, int64_t tid, int seats, row **out, arena_match **matches,
+                      int *nmatches, char *err, size_t size)
 {
     arena_match *list = NULL;
     int nm = arena_db_match_list(db, tid, seats, &list);
@@ -153,7 +155,12 @@ static int build_rows(arena_db *db, int64_t tid, int seats, row **out, char *err
         free(list);
         return -1;
     }
-    free(list);
+    if (matches) {
+        *matches = list;
+        *nmatches = nm;
+    } else {
+        free(list);
+    }
     *out = rows;
     return n;
 }
@@ -200,7 +207,7 @@ int arena_standings(arena_db *db, int64_t tid, int players, int format, FILE *ou
     for (int k = 0; k < 2; k++) {
         if (players && players != modes[k])
             continue;
-        n[k] = build_rows(db, tid, modes[k], &rows[k], err, size);
+        n[k] = build_rows(db, tid, modes[k], &rows[k], NULL, NULL, err, size);
         if (n[k] < 0) {
             free(rows[0]);
             return -1;
@@ -235,32 +242,30 @@ int arena_standings(arena_db *db, int64_t tid, int players, int format, FILE *ou
 int arena_crosstable(arena_db *db, int64_t tid, int format, FILE *out, char *err, size_t size)
 {
     row *rows;
-    arena_pair_result *pairs = NULL;
-    int n = build_rows(db, tid, 2, &rows, err, size);
+    arena_match *list;
+    int nm;
+    int n = build_rows(db, tid, 2, &rows, &list, &nm, err, size);
     if (n < 0)
         return -1;
-    int np = arena_db_pair_results(db, tid, &pairs);
-    if (np < 0) {
-        free(rows);
-        snprintf(err, size, "cannot read results from the database");
-        return -1;
-    }
-    /* cell[i][j]: row i's wins, draws, losses against row j */
+    /* cell[i][j]: row i's wins, draws, losses against row j, from the
+     * very matches the ranking was built from */
     int (*cell)[3] = calloc((size_t)(n ? n * n : 1), sizeof *cell);
     if (!cell) {
         free(rows);
-        free(pairs);
+        free(list);
         snprintf(err, size, "out of memory");
         return -1;
     }
-    for (int k = 0; k < np; k++) {
-        int a = index_of(rows, n, pairs[k].a), b = index_of(rows, n, pairs[k].b);
-        if (a < 0 || b < 0)
+    for (int k = 0; k < nm; k++) {
+        const arena_match *m = &list[k];
+        if (m->bot[0] == m->bot[1])
             continue;
-        int *ab = cell[a * n + b], *ba = cell[b * n + a];
-        ab[0] += pairs[k].a_wins, ab[1] += pairs[k].draws, ab[2] += pairs[k].b_wins;
-        ba[0] += pairs[k].b_wins, ba[1] += pairs[k].draws, ba[2] += pairs[k].a_wins;
+        int a = index_of(rows, n, m->bot[0]), b = index_of(rows, n, m->bot[1]);
+        int r = m->score[0] == 1.0 ? 0 : m->score[0] == 0.5 ? 1 : 2;
+        cell[a * n + b][r]++;
+        cell[b * n + a][2 - r]++;
     }
+    free(list);
     if (format == ARENA_TABLE) {
         fprintf(out, "%-4s%-20s", "", "bot");
         for (int j = 0; j < n; j++)
@@ -305,6 +310,5 @@ int arena_crosstable(arena_db *db, int64_t tid, int format, FILE *out, char *err
         fprintf(out, "%s]\n", first ? "" : "\n");
     free(cell);
     free(rows);
-    free(pairs);
     return 0;
 }

@@ -9,11 +9,11 @@
  *   warchest play [--seed N] [--players 2|4] [--setup S] [--quiet]
  *       Plays one random game, printing every action and the final board.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cli.h"
 #include "wc.h"
 #include "wc_rng.h"
 
@@ -31,17 +31,6 @@ static int usage(const char *why)
             "       warchest play [--seed N] [--players 2|4] [--setup dealt|draft|PRESET] [--quiet]\n",
             why);
     return 2;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-')
-        return -1;
-    *out = v;
-    return 0;
 }
 
 struct args {
@@ -71,7 +60,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         }
         i++;
         if (strcmp(f, "--games") == 0 || strcmp(f, "--seed") == 0) {
-            if (parse_u64(v, &n) < 0 || (f[2] == 'g' && n == 0)) {
+            if (cli_u64(v, &n) < 0 || (f[2] == 'g' && n == 0)) {
                 fprintf(stderr, "warchest: %s wants a positive whole number, not '%s'\n", f, v);
                 return -1;
             }
