@@ -8,8 +8,8 @@
  * seat is sent about the game is built by the game from that seat's view,
  * so the loop cannot leak what it never understands.
  *
- * To add a game: implement a game_api in referee/games/NAME/ and list it
- * in game.c. The loop, the records and the protocol need no change.
+ * To add a game: implement a game_api in games/NAME/ and list it
+ * in games/registry.c. The loop, the records and the protocol need no change.
  */
 #ifndef GAME_H
 #define GAME_H

@@ -1,5 +1,5 @@
 /*
- * game.c - the games a referee can run, by name.
+ * registry.c - the games, by name: the only place that lists them.
  */
 #include <stdio.h>
 #include <string.h>
