@@ -542,6 +542,33 @@ static void test_observation_hides_opponent_coins(void **state)
     assert_int_equal(o2.hand[WC_CAVALRY], 0);
 }
 
+/* The Warrior Priest's drawn coin waits in a pending step: its owner sees
+ * which coin it is, every other seat only that there is one. */
+static void test_priests_drawn_coin_is_its_owners_to_see(void **state)
+{
+    wc_state s;
+    wct_position(&s, "warrior_priest footman", "cavalry");
+    wct_put(&s, "f4", "warrior_priest", 1);
+    wct_put(&s, "g4", "cavalry", 2);
+    wct_give(&s, 0, WC_DISCARD_DOWN, "royal");
+    wct_give(&s, 0, WC_BAG, "footman");
+    wct_give(&s, 0, WC_HAND, "warrior_priest");
+    wct_give(&s, 1, WC_HAND, "royal");
+    wct_play(&s, "attack warrior_priest f4 x g4");
+    assert_int_equal(wc_decision(&s), WC_DECIDE_PRIEST);
+    wc_observation mine, theirs;
+    wc_observe(&s, 0, &mine);
+    wc_observe(&s, 1, &theirs);
+    assert_int_equal(mine.pending.kind, WC_FRAME_PRIEST);
+    assert_int_equal(mine.pending.arg, WC_FOOTMAN);
+    assert_int_equal(mine.hand[WC_FOOTMAN], 1);
+    assert_int_equal(theirs.pending.kind, WC_FRAME_PRIEST);
+    assert_int_equal(theirs.pending.unit, WC_WARRIOR_PRIEST);
+    assert_int_equal(theirs.pending.hex, wct_hex("f4"));
+    assert_int_equal(theirs.pending.arg, WC_HIDDEN);
+    assert_int_equal(theirs.hand_count[0], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_round_limit_ends_in_a_draw),
         cmocka_unit_test(test_public_action_hides_face_down_coin),
         cmocka_unit_test(test_observation_hides_opponent_coins),
+        cmocka_unit_test(test_priests_drawn_coin_is_its_owners_to_see),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

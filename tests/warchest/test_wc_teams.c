@@ -105,6 +105,20 @@ static void test_no_recruiting_for_a_teammate(void **state)
     wct_expect(&s, "recruit", "recruit archer archer");
 }
 
+/* A teammate's Royal Guard is friendly, but its tactic is its owner's:
+ * another seat's Royal Coin cannot move it. */
+static void test_royal_coin_never_moves_a_teammates_royal_guard(void **state)
+{
+    wc_state s;
+    wct_position4(&s, "archer", "cavalry", "royal_guard", "lancer");
+    wct_put(&s, "f4", "royal_guard", 1);
+    wct_give(&s, 0, WC_HAND, "royal");
+    wct_give(&s, 2, WC_HAND, "royal");
+    wct_expect(&s, "tactic", "");
+    wct_turn(&s, 2);
+    assert_true(wct_is_legal(&s, "tactic royal f4-f3"));
+}
+
 /* A team wins when it places its eighth marker, whichever teammate does. */
 static void test_team_wins_on_its_last_marker(void **state)
 {
@@ -171,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_no_attack_on_a_teammate),
         cmocka_unit_test(test_no_claiming_the_initiative_from_a_teammate),
         cmocka_unit_test(test_no_recruiting_for_a_teammate),
+        cmocka_unit_test(test_royal_coin_never_moves_a_teammates_royal_guard),
         cmocka_unit_test(test_team_wins_on_its_last_marker),
         cmocka_unit_test(test_turns_go_clockwise_skipping_empty_hands),
         cmocka_unit_test(test_the_wings_are_four_player_hexes),

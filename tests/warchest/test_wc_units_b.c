@@ -381,6 +381,23 @@ static void test_royal_coin_pays_for_the_royal_guard_tactic(void **state)
     expect_turn_passed(&s, 1);
 }
 
+/* The tactic is the Guard's owner's: another seat's Royal Coin pays for
+ * face-down actions only, however near that seat's units stand. */
+static void test_royal_coin_never_moves_the_other_seats_royal_guard(void **state)
+{
+    wc_state s;
+    wct_position(&s, "footman", "royal_guard archer");
+    wct_put(&s, "f4", "footman", 1);
+    wct_put(&s, "f5", "royal_guard", 1);
+    wct_give(&s, 0, WC_HAND, "royal");
+    wct_give(&s, 1, WC_HAND, "royal");
+    wct_expect(&s, "tactic", "");
+    wct_expect(&s, "", "recruit royal footman; pass royal");   /* it holds the initiative */
+    wct_turn(&s, 1);
+    wct_expect(&s, "tactic", "tactic royal f5-e5; tactic royal f5-f6; tactic royal f5-g4; "
+                             "tactic royal f5-g5; tactic royal f5-e6");
+}
+
 /* Royal Guard on f2; friends on g1 and g2; e2, h1 (starts) and g3 are
  * side 0's, d4 is side 1's. */
 static void royal_guard_on_f2(wc_state *s, int printing)
@@ -693,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_pikeman_ignores_ranged_attacks),
         cmocka_unit_test(test_pikeman_hits_tactic_and_granted_adjacent_attackers),
         cmocka_unit_test(test_royal_coin_pays_for_the_royal_guard_tactic),
+        cmocka_unit_test(test_royal_coin_never_moves_the_other_seats_royal_guard),
         cmocka_unit_test(test_royal_guard_2018_moves_one_hex_anywhere),
         cmocka_unit_test(test_royal_guard_revised_ends_on_a_controlled_location),
         cmocka_unit_test(test_royal_guard_owner_may_pay_the_attack_from_supply),

@@ -223,4 +223,18 @@ void wct_scramble_hidden(wc_state *s, int seat, wc_rng *rng)
     for (int z = 0, i = 0; z < 3; z++)
         for (int k = 0; k < size[z]; k++)
             s->coins[seat][zones[z]][pool[i++]]++;
+    /* A coin the seat holds in a pending step (the Warrior Priest's drawn
+     * coin) is one of its hand's: draw it again from the new hand. */
+    for (int f = 0; f < s->nframes; f++)
+        if (s->frames[f].kind == WC_FRAME_PRIEST && s->frames[f].seat == seat) {
+            assert_true(size[0] > 0);
+            int pick = (int)wc_rng_below(rng, (uint32_t)size[0]);
+            for (int c = 0; c < WC_NCOINS; c++) {
+                pick -= s->coins[seat][WC_HAND][c];
+                if (pick < 0) {
+                    s->frames[f].arg = (uint8_t)c;
+                    break;
+                }
+            }
+        }
 }

@@ -39,8 +39,9 @@ int  wct_is_legal(const wc_state *s, const char *action);
 void wct_expect(const wc_state *s, const char *prefix, const char *expected);
 
 /* Deals one seat's hidden coins (hand, bag, face-down discards) afresh,
- * keeping each zone's size: the same counts, other contents. For checks
- * that nothing another seat is told depends on them. */
+ * keeping each zone's size: the same counts, other contents; a coin it
+ * holds in a pending step (the Warrior Priest's) is drawn again from the
+ * new hand. For checks that nothing another seat is told depends on them. */
 void wct_scramble_hidden(wc_state *s, int seat, wc_rng *rng);
 
 /* Board queries in the rulebook's terms. */
