@@ -26,6 +26,10 @@
  *   array         answers with a msgpack array, not a map
  *   wrongid       answers with the request's id + 1
  *   late MS       sleeps MS before its first answer only
+ *   hello HOW     says a malformed hello, then plays on if welcomed; HOW is
+ *                 one of the names in `hellos` below (a missing, empty,
+ *                 wrong-typed or wrong token; a missing or wrong protocol;
+ *                 a wrong shape), or "twice" (a good hello, sent twice)
  *
  * --marker is ignored: the tests put it on the command line (and in the
  * environment) to find stray processes. The modes that the C SDK can
@@ -106,6 +110,124 @@ static void raw_hello(void *s, const char *token, int protocol)
     msgpack_sbuffer_destroy(&sb);
 }
 
+/* ---- malformed hellos --------------------------------------------------- */
+
+/* How a hand-made hello differs from a good one: its token, protocol and
+ * type fields (each as a kind of value, or absent), and its framing. */
+enum { ABSENT, GOOD, EMPTY, INT, NIL, BIN, SHORT, LONG, UPPER, NUL_INSIDE, STR_ONE, ZERO,
+       TWO, FLOAT_ONE, OTHER };
+enum { PLAIN, TRAILING_BYTE, TWO_FRAMES, AS_ARRAY, TWICE };
+
+typedef struct hello_form {
+    const char *name;
+    int token, protocol, type, framing;
+} hello_form;
+
+static const hello_form hellos[] = {
+    { "notoken", ABSENT, GOOD, GOOD, PLAIN },
+    { "emptytoken", EMPTY, GOOD, GOOD, PLAIN },
+    { "inttoken", INT, GOOD, GOOD, PLAIN },
+    { "niltoken", NIL, GOOD, GOOD, PLAIN },
+    { "bintoken", BIN, GOOD, GOOD, PLAIN },              /* the right bytes, as bin */
+    { "shorttoken", SHORT, GOOD, GOOD, PLAIN },
+    { "longtoken", LONG, GOOD, GOOD, PLAIN },
+    { "uppertoken", UPPER, GOOD, GOOD, PLAIN },
+    { "nultoken", NUL_INSIDE, GOOD, GOOD, PLAIN },       /* the right token, NUL, more */
+    { "noprotocol", GOOD, ABSENT, GOOD, PLAIN },
+    { "strprotocol", GOOD, STR_ONE, GOOD, PLAIN },
+    { "protocol0", GOOD, ZERO, GOOD, PLAIN },
+    { "protocol2", GOOD, TWO, GOOD, PLAIN },
+    { "floatprotocol", GOOD, FLOAT_ONE, GOOD, PLAIN },
+    { "notype", GOOD, GOOD, ABSENT, PLAIN },
+    { "wrongtype", GOOD, GOOD, OTHER, PLAIN },
+    { "trailing", GOOD, GOOD, GOOD, TRAILING_BYTE },
+    { "twoframes", GOOD, GOOD, GOOD, TWO_FRAMES },
+    { "array", GOOD, GOOD, GOOD, AS_ARRAY },
+    { "twice", GOOD, GOOD, GOOD, TWICE },
+};
+
+static void put_bytes(msgpack_packer *pk, const char *s, size_t n)
+{
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+static void put_token(msgpack_packer *pk, int how, const char *token)
+{
+    char t[80];
+    size_t n = strlen(token);
+    snprintf(t, sizeof t, "%s", token);
+    switch (how) {
+    case EMPTY:      put_str(pk, ""); break;
+    case INT:        msgpack_pack_int(pk, 12345); break;
+    case NIL:        msgpack_pack_nil(pk); break;
+    case BIN:        msgpack_pack_bin(pk, n); msgpack_pack_bin_body(pk, token, n); break;
+    case SHORT:      put_bytes(pk, token, n - 1); break;
+    case LONG:       t[n] = '0', t[n + 1] = 0; put_str(pk, t); break;
+    case UPPER:
+        for (size_t i = 0; i < n; i++)
+            t[i] = (char)(t[i] >= 'a' && t[i] <= 'z' ? t[i] - 32 : t[i]);
+        put_str(pk, t);
+        break;
+    case NUL_INSIDE: memcpy(t + n, "\0x", 3); put_bytes(pk, t, n + 2); break;
+    default:         put_str(pk, token); break;
+    }
+}
+
+static void put_protocol(msgpack_packer *pk, int how)
+{
+    switch (how) {
+    case STR_ONE:   put_str(pk, "1"); break;
+    case ZERO:      msgpack_pack_int(pk, 0); break;
+    case TWO:       msgpack_pack_int(pk, 2); break;
+    case FLOAT_ONE: msgpack_pack_double(pk, 1.0); break;
+    default:        msgpack_pack_int(pk, 1); break;
+    }
+}
+
+/* Sends the hello `form` describes; -1 if there is no such form. */
+static int raw_bad_hello(void *s, const char *name, const char *token)
+{
+    const hello_form *f = NULL;
+    for (size_t k = 0; k < sizeof hellos / sizeof hellos[0]; k++)
+        if (!strcmp(hellos[k].name, name))
+            f = &hellos[k];
+    if (!f || !token)
+        return -1;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    int fields = 2 + (f->token != ABSENT) + (f->protocol != ABSENT) + (f->type != ABSENT);
+    if (f->framing == AS_ARRAY)
+        msgpack_pack_array(&pk, (size_t)fields * 2);
+    else
+        msgpack_pack_map(&pk, (size_t)fields);
+    if (f->type != ABSENT) {
+        put_str(&pk, "type");
+        put_str(&pk, f->type == OTHER ? "welcome" : "hello");
+    }
+    if (f->protocol != ABSENT) {
+        put_str(&pk, "protocol");
+        put_protocol(&pk, f->protocol);
+    }
+    if (f->token != ABSENT) {
+        put_str(&pk, "token");
+        put_token(&pk, f->token, token);
+    }
+    put_str(&pk, "name");     put_str(&pk, "badbot");
+    put_str(&pk, "version");  put_str(&pk, name);
+    if (f->framing == TRAILING_BYTE)
+        msgpack_pack_nil(&pk);
+    if (f->framing == TWO_FRAMES)
+        zmq_send(s, "", 0, ZMQ_SNDMORE);
+    raw_send(s, sb.data, sb.size);
+    if (f->framing == TWICE)
+        raw_send(s, sb.data, sb.size);
+    msgpack_sbuffer_destroy(&sb);
+    return 0;
+}
+
 /* An action by index (text NULL), by text, or with neither (index < 0). */
 static void raw_action_as(void *s, int64_t id, int index, const char *text)
 {
@@ -172,8 +294,9 @@ static int raw_next(void *s, int64_t *id, int *nactions)
     }
 }
 
-/* Says hello properly, then misbehaves at the first request. */
-static int raw_mode(const char *mode)
+/* Says hello properly (or as `arg` says for "hello"), then misbehaves at
+ * the first request. */
+static int raw_mode(const char *mode, const char *arg)
 {
     ctx = zmq_ctx_new();
     void *s = raw_socket();
@@ -181,7 +304,12 @@ static int raw_mode(const char *mode)
     int64_t id;
     int n;
 
-    if (!strcmp(mode, "badtoken")) {
+    if (!strcmp(mode, "hello")) {
+        if (raw_bad_hello(s, arg ? arg : "", token) < 0) {
+            fprintf(stderr, "badbot: no hello form '%s'\n", arg ? arg : "");
+            return 2;
+        }
+    } else if (!strcmp(mode, "badtoken")) {
         raw_hello(s, "0123456789abcdef0123456789abcdef", 1);
     } else if (!strcmp(mode, "version")) {
         raw_hello(s, token, 99);
@@ -304,7 +432,7 @@ static int sdk_mode(const char *mode, long arg)
 
 int main(int argc, char **argv)
 {
-    const char *mode = NULL;
+    const char *mode = NULL, *arg_text = NULL;
     long arg = 0;
     int nargs = 0;
     for (int i = 1; i < argc; i++) {
@@ -313,7 +441,7 @@ int main(int argc, char **argv)
         if (nargs == 0)
             mode = argv[i];
         else if (nargs == 1)
-            arg = strtol(argv[i], NULL, 10);
+            arg = strtol(arg_text = argv[i], NULL, 10);
         nargs++;
     }
     if (!mode) {
@@ -326,10 +454,10 @@ int main(int argc, char **argv)
 
     static const char *const raw[] = { "garbage", "huge", "badtoken", "outofturn", "identity",
                                        "version", "text", "badtext", "noindex", "frames",
-                                       "array", "wrongid" };
+                                       "array", "wrongid", "hello" };
     for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++)
         if (!strcmp(mode, raw[k]))
-            return raw_mode(mode);
+            return raw_mode(mode, arg_text);
     static const char *const sdk[] = { "ok", "crash", "hang", "slow", "illegal", "exit",
                                        "child", "disconnect", "flood", "late" };
     for (size_t k = 0; k < sizeof sdk / sizeof sdk[0]; k++)
