@@ -7,19 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "arena_bench.h"
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_tourney.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
+#include "clk.h"
 
 /* Matches per minute for one tournament at `concurrency`; < 0 on error. */
 static double run_once(const char *dir, int concurrency, int games, const char *referee,
@@ -46,9 +39,9 @@ static double run_once(const char *dir, int concurrency, int games, const char *
     }
     arena_run run = { concurrency, referee, NULL, 1 };
     int64_t tid;
-    double t0 = now_s();
+    double t0 = clk_mono_s();
     int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
-    double t = now_s() - t0;
+    double t = clk_mono_s() - t0;
     arena_db_close(db);
     unlink(path);
     char side[300];

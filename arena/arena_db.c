@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* 'ArNa' in the header's application_id: tells our files from other
  * SQLite files that happen to have a user_version. */
@@ -179,13 +178,6 @@ void adb_rollback(arena_db *db)
      * some errors); the transaction is gone either way. */
     if (!sqlite3_get_autocommit(db->h))
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-}
-
-int64_t adb_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size)
@@ -443,7 +435,7 @@ int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, bot->cmd, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, bot->cwd, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 4, bot->version, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, adb_now_ms());
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, clk_wall_ms());
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     /* A single statement is its own transaction. */
     if (rc == SQLITE_CONSTRAINT_UNIQUE) {
@@ -479,7 +471,7 @@ int arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size)
     if (!st)
         return adb_sqlerr(db, err, size, "cannot remove a bot");
     int rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, adb_now_ms());
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, clk_wall_ms());
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
         adb_sqlerr(db, err, size, "cannot remove a bot");

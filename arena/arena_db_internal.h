@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arena_db.h"
+#include "clk.h"
 
 /* Distinct SQL texts in the library; the cache asserts it never fills. */
 #define ADB_CACHE 48
@@ -50,8 +51,6 @@ int adb_begin(arena_db *db, char *err, size_t size);
 int adb_begin_read(arena_db *db, char *err, size_t size);
 int adb_commit(arena_db *db, char *err, size_t size);
 void adb_rollback(arena_db *db);
-
-int64_t adb_now_ms(void);
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

@@ -176,7 +176,7 @@ int arena_db_tournament_open(arena_db *db, arena_tournament *t, char *err, size_
     BIND(sqlite3_bind_int64(st, 5, adb_u2i(t->seed)));
     BIND(sqlite3_bind_text(st, 6, t->bots, -1, SQLITE_STATIC));
     BIND(sqlite3_bind_int(st, 7, t->planned));
-    BIND(sqlite3_bind_int64(st, 8, adb_now_ms()));
+    BIND(sqlite3_bind_int64(st, 8, clk_wall_ms()));
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
@@ -224,7 +224,7 @@ int arena_db_tournament_finish(arena_db *db, int64_t id)
         return -1;
     int rc = SQLITE_OK;
     BIND(sqlite3_bind_int64(st, 1, id));
-    BIND(sqlite3_bind_int64(st, 2, adb_now_ms()));
+    BIND(sqlite3_bind_int64(st, 2, clk_wall_ms()));
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
     adb_done(st);

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 #include "arena_pool.h"
+#include "clk.h"
 #include "mps.h"
 
 #define MAX_WORKERS 256
@@ -286,14 +286,11 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
 int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,
                     size_t size)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = clk_mono_ms();
     for (;;) {
         check_local(p, err, size);
         dispatch(p);
-        struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        long spent = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+        long spent = (long)(clk_mono_ms() - t0);
         if (spent >= timeout_ms)
             return 0;
         zmq_pollitem_t item = { p->sock, 0, ZMQ_POLLIN, 0 };

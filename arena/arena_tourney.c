@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "arena_plan.h"
 #include "arena_pool.h"
 #include "arena_tourney.h"
+#include "clk.h"
 #include "game.h"
 #include "ref_record.h"
 
@@ -146,13 +146,6 @@ int arena_check_command(const char *cmd, const char *cwd, char *err, size_t size
 
 /* ---- progress ----------------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static void leader(arena_db *db, int64_t tid, char *buf, size_t size)
 {
     arena_rating *r = NULL;
@@ -170,7 +163,7 @@ static void leader(arena_db *db, int64_t tid, char *buf, size_t size)
 static void progress(arena_db *db, int64_t tid, int done, int total, int started_done,
                      double t0, int tty, double *last)
 {
-    double now = now_s();
+    double now = clk_mono_s();
     if (!tty && done != total && now - *last < 10 && done % (total / 10 + 1))
         return;
     *last = now;
@@ -327,7 +320,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     }
     free(stored);
     int tty = isatty(2), done = ndone;
-    double t0 = now_s(), last = 0;
+    double t0 = clk_mono_s(), last = 0;
     while (pool && arena_pool_pending(pool) > 0) {
         arena_job_result res;
         int got = arena_pool_next(pool, &res, 250, err, size);

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 #include "ref_match.h"
@@ -66,11 +65,11 @@ typedef struct match {
     const char **decision_names;    /* per recorded decision, for updates */
 } match;
 
-static int64_t now_us(void)
+/* The time control's clock (the config's); grace periods and polling
+ * read the machine's monotonic clock. */
+static int64_t control_now(const match *m)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+    return clk_now_us(m->cfg->clock);
 }
 
 void ref_config_default(ref_config *c)
@@ -200,7 +199,7 @@ static void read_monitor(match *m, int i)
         uint16_t event;
         memcpy(&event, zmq_msg_data(&ev), sizeof event);
         if (event == ZMQ_EVENT_DISCONNECTED && !s->dropped_at)
-            s->dropped_at = now_us();
+            s->dropped_at = clk_mono_us();
         else if (event == ZMQ_EVENT_ACCEPTED && s->dropped_at)
             s->came_back = 1;
     }
@@ -224,7 +223,7 @@ static void check_seat(match *m, int i)
         judge_exit(m, i);
         return;
     }
-    if (s->dropped_at && now_us() - s->dropped_at > DROP_GRACE_US) {
+    if (s->dropped_at && clk_mono_us() - s->dropped_at > DROP_GRACE_US) {
         if (s->came_back)
             forfeit_oversized(m, i);
         else
@@ -285,8 +284,9 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
     return rc;
 }
 
-/* Waits until `until` for a well-formed message. Returns the seat it came
- * from (with *msg decoded), -1 when time ran out, -2 after a forfeit.
+/* Waits until `until` (on the time control's clock) for a well-formed
+ * message. Returns the seat it came from (with *msg decoded), -1 when time
+ * ran out, -2 after a forfeit.
  *
  * Most answers come within a few milliseconds, so the first 5 ms of a wait
  * watch only the sockets, output pipes and exits; the monitors, which only
@@ -299,15 +299,15 @@ static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
     zmq_pollitem_t items[GAME_MAX_SEATS * 4];
     int owner[GAME_MAX_SEATS * 4], kind[GAME_MAX_SEATS * 4];
     enum { SOCK, MONITOR, OUTPUT, EXIT };
-    int64_t quick_until = now_us() + QUICK_US;
+    int64_t quick_until = clk_mono_us() + QUICK_US;
     for (;;) {
         if (m->over)
             return -2;
-        int64_t now = now_us(), left = until - now;
-        if (left <= 0)
+        int64_t mono = clk_mono_us(), left = until - control_now(m);
+        if (left < 0)
             return -1;
-        int full = now >= quick_until;
-        long wait_ms = full ? left / 1000 + 1 : (quick_until - now) / 1000 + 1;
+        int full = mono >= quick_until;
+        long wait_ms = full ? left / 1000 + 1 : (quick_until - mono) / 1000 + 1;
         int k = 0;
         for (int i = 0; i < m->n; i++) {
             seat *s = &m->seats[i];
@@ -405,7 +405,7 @@ static void greet(match *m, int i, const msgpack_object *hello)
 
 static void handshake(match *m)
 {
-    int64_t until = now_us() + m->cfg->handshake_ms * 1000;
+    int64_t until = control_now(m) + m->cfg->handshake_ms * 1000;
     for (;;) {
         int waiting = -1;
         for (int i = m->n - 1; i >= 0; i--)
@@ -510,17 +510,21 @@ static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen,
     m->sb.size = 0;
     ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
                     (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
-    int64_t sent = now_us(), until = sent + m->cfg->move_ms * 1000 + s->bank_us;
+    int64_t sent = control_now(m), until = sent + m->cfg->move_ms * 1000 + s->bank_us;
     if (send_msg(m, i) < 0)
         return -1;
     *substituted = 0;
     for (;;) {
         msgpack_unpacked msg;
         int from = next_message(m, until, &msg);
-        int64_t used = now_us() - sent;
+        int64_t used = control_now(m) - sent;
         *micros = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
         if (from == -2)
             return -1;
+        if (from >= 0 && sent + used > until) {
+            msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
+            from = -1;
+        }
         if (from == -1) {
             s->bank_us = 0;
             s->stale_below = id + 1;
@@ -628,10 +632,10 @@ static void finish(match *m)
         }
     }
     /* Bots may leave on their own; then whatever is left is killed. */
-    int64_t until = now_us() + END_GRACE_MS * 1000;
+    int64_t until = clk_mono_us() + END_GRACE_MS * 1000;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
-        while (s->spawned && !ref_proc_exited(&s->proc) && now_us() < until) {
+        while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until) {
             ref_proc_drain(&s->proc);
             usleep(2000);
         }
@@ -714,9 +718,9 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         start_bot(&m, i);
     handshake(&m);
-    int64_t started = now_us();
+    int64_t started = control_now(&m);
     play(&m);
-    rec->play_micros = (uint64_t)(now_us() - started);
+    rec->play_micros = (uint64_t)(control_now(&m) - started);
     finish(&m);
     rc = 0;
 out:

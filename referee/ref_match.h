@@ -10,6 +10,7 @@
 #ifndef REF_MATCH_H
 #define REF_MATCH_H
 
+#include "clk.h"
 #include "game.h"
 #include "ref_proc.h"
 #include "ref_record.h"
@@ -22,7 +23,8 @@ typedef struct ref_config {
     const char *bot_cmd[GAME_MAX_SEATS];
     const char *bot_cwd[GAME_MAX_SEATS];   /* NULL: the referee's */
     int64_t  move_ms;             /* per decision, before the bank is touched */
-    int64_t  bank_ms;             /* overruns draw from it */
+    int64_t  bank_ms;             /* overruns draw from it; a decision taking longer
+                                     than both is late, whenever its answer comes */
     int64_t  handshake_ms;        /* from start to hello */
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
     int64_t  max_message;         /* bytes, ZMQ_MAXMSGSIZE */
@@ -30,6 +32,7 @@ typedef struct ref_config {
     const char *log_dir;          /* seatN.log files; NULL: a temporary dir */
     const char *transport;        /* "ipc" (default) or "tcp" */
     int      verbose;             /* progress lines on stderr */
+    const clk_source *clock;      /* the time control's; NULL: the monotonic clock */
 } ref_config;
 
 void ref_config_default(ref_config *c);

@@ -15,20 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
+#include "clk.h"
 #include "mps.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_worker.h"
-
-static int64_t now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void str(msgpack_packer *pk, const char *s)
 {
@@ -214,10 +207,10 @@ int ref_worker_main(int argc, char **argv)
         ref_record rec;
         ref_record_init(&rec);
         char err[512] = "";
-        int64_t started = now_ms();
+        int64_t started = clk_wall_ms();
         const game_api *g = NULL;
         int played = play_job(&job.data, &rec, &g, err, sizeof err);
-        int64_t finished = now_ms();
+        int64_t finished = clk_wall_ms();
         msgpack_unpacked_destroy(&job);
         char *text = played == 0 ? record_text(&rec, g) : NULL;
         send_result(sock, &sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,

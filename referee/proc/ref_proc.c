@@ -24,24 +24,6 @@ enum {
     KILL_REAP_MS = 2000     /* after SIGKILL: how long a process may take */
 };
 
-/* ---- time --------------------------------------------------------------- */
-
-int64_t ref_proc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-void ref_proc_sleep_ms(int ms)
-{
-    if (ms <= 0)
-        return;
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
 /* ---- watching ----------------------------------------------------------- */
 
 int ref_proc_fds(const ref_proc *p, int fds[2])
@@ -183,7 +165,7 @@ static int wait_leader(ref_proc *p, int64_t deadline)
     for (;;) {
         if (ref_proc_exited(p))
             return 1;
-        int64_t left = deadline - ref_proc_now_ms();
+        int64_t left = deadline - clk_mono_ms();
         if (left <= 0)
             return 0;
         if (p->pidfd >= 0) {
@@ -191,7 +173,7 @@ static int wait_leader(ref_proc *p, int64_t deadline)
             if (poll(&pf, 1, (int)left) >= 0 || errno == EINTR)
                 continue;
         }
-        ref_proc_sleep_ms(nap < left ? nap : (int)left);
+        clk_sleep_ms(nap < left ? nap : (int)left);
         if (nap < 16)
             nap *= 2;
     }
@@ -208,10 +190,10 @@ static void wait_group(pid_t group, int64_t deadline_ms, int sig)
         int left = ref_proc_group_pass(group, sig, &live);
         if (left <= 0 || (!sig && live == 0))
             return; /* done, or no /proc: left to ref_proc_reap_orphans */
-        int64_t ms = deadline_ms - ref_proc_now_ms();
+        int64_t ms = deadline_ms - clk_mono_ms();
         if (ms <= 0)
             return;
-        ref_proc_sleep_ms(nap < ms ? nap : (int)ms);
+        clk_sleep_ms(nap < ms ? nap : (int)ms);
         if (nap < 16)
             nap *= 2;
     }
@@ -263,12 +245,12 @@ void ref_proc_kill(ref_proc *p, int grace_ms)
         kill(-group, SIGCONT);
         /* The grace is for the whole group: a bot's real process may be a
          * child of the sh leader, and deserves its chance to clean up. */
-        int64_t deadline = ref_proc_now_ms() + grace_ms;
+        int64_t deadline = clk_mono_ms() + grace_ms;
         if (wait_leader(p, deadline))
             wait_group(group, deadline, 0);
         kill(-group, SIGKILL);
         ref_proc_unregister_group(group);
-        deadline = ref_proc_now_ms() + KILL_REAP_MS;
+        deadline = clk_mono_ms() + KILL_REAP_MS;
         if (wait_leader(p, deadline)) {
             if (!p->reaped) {
                 /* Then the members (reparented to us as the leader died)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include "clk.h"
 #include "ref_proc.h"
 
 /* Closes *fd if open and marks it closed, so a second call is harmless. */
@@ -18,12 +19,6 @@ static inline void ref_proc_close_fd(int *fd)
         close(*fd);
     *fd = -1;
 }
-
-/* Milliseconds on the monotonic clock, for deadlines. */
-int64_t ref_proc_now_ms(void);
-/* Sleeps ms milliseconds (ms <= 0: returns at once), resuming after
- * signals so the caller's deadline arithmetic stays simple. */
-void ref_proc_sleep_ms(int ms);
 
 /* One line of /proc/[pid]/stat, the fields we need. */
 typedef struct ref_proc_entry {

@@ -176,19 +176,19 @@ int ref_proc_reap_orphans(int grace_ms)
     int found, nap = 1;
 
     if (grace_ms > 0) {
-        int64_t end = ref_proc_now_ms() + grace_ms;
+        int64_t end = clk_mono_ms() + grace_ms;
         for (;;) {
             int live = sweep(self, SIGTERM, &s, &found);
-            int64_t left = end - ref_proc_now_ms();
+            int64_t left = end - clk_mono_ms();
             if (live <= 0 || left <= 0)
                 break;
-            ref_proc_sleep_ms(nap < left ? nap : (int)left);
+            clk_sleep_ms(nap < left ? nap : (int)left);
             if (nap < 16)
                 nap *= 2;
         }
     }
 
-    int64_t end = ref_proc_now_ms() + ORPHAN_KILL_MS;
+    int64_t end = clk_mono_ms() + ORPHAN_KILL_MS;
     nap = 1;
     for (;;) {
         int live = sweep(self, SIGKILL, &s, &found);
@@ -201,11 +201,11 @@ int ref_proc_reap_orphans(int grace_ms)
         }
         if (found == 0)
             break;
-        int64_t left = end - ref_proc_now_ms();
+        int64_t left = end - clk_mono_ms();
         if (left <= 0)
             break;
         /* Give SIGKILL a moment, and reparenting of what it orphans. */
-        ref_proc_sleep_ms(nap < left ? nap : (int)left);
+        clk_sleep_ms(nap < left ? nap : (int)left);
         if (nap < 16 && live > 0)
             nap *= 2;
     }

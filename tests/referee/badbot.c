@@ -26,6 +26,11 @@
  *   array         answers with a msgpack array, not a map
  *   wrongid       answers with the request's id + 1
  *   late MS       sleeps MS before its first answer only
+ *   think MS,...  for the tests' log clock (match_run.h): before each
+ *                 answer prints "bank B" (the bank the request gave) and
+ *                 "clock +MICROS" for MS milliseconds (the list's next
+ *                 value; the last one repeats), waits until the referee
+ *                 has read that from its output pipe, then answers
  *   hello HOW     says a malformed hello, then plays on if welcomed; HOW is
  *                 one of the names in `hellos` below (a missing, empty,
  *                 wrong-typed or wrong token; a missing or wrong protocol;
@@ -44,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -58,6 +64,24 @@ static void sleep_ms(long ms)
     struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
     while (nanosleep(&t, &t) < 0)
         ;
+}
+
+/* Waits until the reader of stdout, a pipe, has taken all that was
+ * written to it (at most 10 s; at once if stdout is no pipe). */
+static void wait_output_read(void)
+{
+    int unread = 0;
+    for (int k = 0; k < 10000 && ioctl(1, FIONREAD, &unread) == 0 && unread > 0; k++)
+        sleep_ms(1);
+}
+
+/* The think time for decision k (1-based) from "150,150,5000". */
+static long think_ms(const char *list, long k)
+{
+    const char *p = list ? list : "0";
+    for (long i = 1; i < k && strchr(p, ','); i++)
+        p = strchr(p, ',') + 1;
+    return strtol(p, NULL, 10);
 }
 
 static void sleep_forever(void)
@@ -395,7 +419,7 @@ static void flood(void)
     }
 }
 
-static int sdk_mode(const char *mode, long arg)
+static int sdk_mode(const char *mode, long arg, const char *arg_text)
 {
     if (!strcmp(mode, "child")) {
         spawn_sleep(0);
@@ -422,6 +446,12 @@ static int sdk_mode(const char *mode, long arg)
             sleep_forever();
         if (!strcmp(mode, "slow") || (!strcmp(mode, "late") && decision == 1))
             sleep_ms(arg);
+        if (!strcmp(mode, "think")) {
+            printf("bank %lld\nclock +%lld\n", (long long)req.bank_ms,
+                   (long long)think_ms(arg_text, decision) * 1000);
+            fflush(stdout);
+            wait_output_read();
+        }
         int index = !strcmp(mode, "illegal") ? req.nactions
                                               : (int)wc_rng_below(&rng, (uint32_t)req.nactions);
         arena_answer(bot, &req, index);
@@ -459,10 +489,10 @@ int main(int argc, char **argv)
         if (!strcmp(mode, raw[k]))
             return raw_mode(mode, arg_text);
     static const char *const sdk[] = { "ok", "crash", "hang", "slow", "illegal", "exit",
-                                       "child", "disconnect", "flood", "late" };
+                                       "child", "disconnect", "flood", "late", "think" };
     for (size_t k = 0; k < sizeof sdk / sizeof sdk[0]; k++)
         if (!strcmp(mode, sdk[k]))
-            return sdk_mode(mode, arg);
+            return sdk_mode(mode, arg, arg_text);
     fprintf(stderr, "badbot: unknown mode '%s'\n", mode);
     return 2;
 }

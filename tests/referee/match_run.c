@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "match_run.h"
@@ -115,15 +114,19 @@ static int children(void)
     return found;
 }
 
+int run_paths(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s BADBOT RANDOM\n", argv[0]);
+        return -1;
+    }
+    badbot_path = argv[1];
+    random_path = argv[2];
+    return 0;
+}
+
 /* ---- one match ---------------------------------------------------------- */
 
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 /* A two-seat match between random agents, short time controls, no
  * address-space limit (sanitizer builds reserve terabytes), its own log
@@ -173,9 +176,9 @@ void run_play(run *r)
     char err[256] = "";
     for (int i = 0; i < r->cfg.nbots; i++)
         r->cfg.bot_cmd[i] = r->cmd[i];
-    double t0 = now_s();
+    double t0 = clk_mono_s();
     int rc = ref_match_play(&r->cfg, &r->rec, err, sizeof err);
-    r->seconds = now_s() - t0;
+    r->seconds = clk_mono_s() - t0;
     if (rc != 0)
         fprintf(stderr, "ref_match_play: %s\n", err);
     assert_int_equal(rc, 0);
@@ -183,6 +186,33 @@ void run_play(run *r)
             r->rec.reason, r->rec.culprit, r->rec.ndecisions, r->seconds, r->rec.detail);
     assert_int_equal(strays(r->marker), 0);
     assert_int_equal(children(), 0);
+}
+
+/* The log clock: its start, plus every "clock +MICROS" line the bots
+ * have written to their logs so far. */
+static int64_t log_clock_now(void *ctx)
+{
+    const run *r = ctx;
+    int64_t now = 1000000000;
+    for (int i = 0; i < r->cfg.nbots; i++) {
+        char path[128], line[256];
+        snprintf(path, sizeof path, "%s/seat%d.log", r->logdir, i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        long long us;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "clock +%lld", &us) == 1)
+                now += us;
+        fclose(f);
+    }
+    return now;
+}
+
+void run_use_log_clock(run *r)
+{
+    r->clock = (clk_source){ log_clock_now, r };
+    r->cfg.clock = &r->clock;
 }
 
 /* The bot output kept in seat's log, NUL-terminated; free it. */

@@ -14,6 +14,9 @@
 #include "ref_record.h"
 
 extern const char *badbot_path, *random_path;
+/* Sets both from a test program's arguments, BADBOT RANDOM: 0, or -1
+ * after a usage line. */
+int run_paths(int argc, char **argv);
 
 typedef struct run {
     ref_config cfg;
@@ -23,6 +26,7 @@ typedef struct run {
     char marker[64];
     char logdir[64];
     double seconds;
+    clk_source clock;
 } run;
 
 /* A two-seat match between random agents, short time controls, no
@@ -32,6 +36,10 @@ run *run_new(void);
 void run_option(run *r, const char *key, const char *value);
 /* Seat `seat` runs badbot with `args` ("crash 3"). */
 void run_badbot(run *r, int seat, const char *args);
+/* The time control reads a clock the bots drive: it stands still but for
+ * the "clock +MICROS" lines they write (badbot's `think`), so a decision
+ * costs exactly what its bot says it took. */
+void run_use_log_clock(run *r);
 /* Plays, then checks that nothing was left behind. */
 void run_play(run *r);
 /* The bot output kept in seat's log, NUL-terminated; free it. */

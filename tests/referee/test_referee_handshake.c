@@ -121,12 +121,8 @@ static void test_no_hello(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_referee_handshake BADBOT RANDOM\n");
+    if (run_paths(argc, argv) < 0)
         return 2;
-    }
-    badbot_path = argv[1];
-    random_path = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_token_missing_empty_wrong_typed_or_wrong),
         cmocka_unit_test(test_protocol_missing_or_wrong),

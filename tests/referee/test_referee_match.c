@@ -7,7 +7,8 @@
  * badbot.c) in one of its misbehaviours, then checks the record: the
  * exact reason code, the culprit, the scores, that it replays
  * (ref_record_verify), and that nothing was left behind (match_run.c).
- * The handshake and the time bank have their own files.
+ * The handshake (test_referee_handshake.c) and the time bank under a
+ * controlled clock (test_referee_clock.c) have their own files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -312,28 +313,6 @@ static void test_hang(void **state)
     run_free(r);
 }
 
-static void test_slow_bank_exhausted(void **state)
-{
-    run *r = run_new();
-    r->cfg.move_ms = 100;
-    r->cfg.bank_ms = 1000;
-    run_badbot(r, 1, "slow 250");
-    run_play(r);
-    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
-    int own, subs;
-    count_decisions(&r->rec, 1, &own, &subs);
-    /* Each answer overruns by 150 ms or more: the bank pays for up to six,
-     * and it must pay for some before the timeout. */
-    fprintf(stderr, "    slow seat answered %d decisions\n", own);
-    assert_true(own >= 3);
-    assert_true(own <= 6);
-    assert_int_equal(subs, 0);
-    for (size_t i = 0; i < r->rec.ndecisions; i++)
-        if (r->rec.decisions[i].seat == 1)
-            assert_true(r->rec.decisions[i].micros >= 250000);
-    run_free(r);
-}
-
 static void test_garbage(void **state)
 {
     run *r = forfeit_match(1, "garbage", REF_MALFORMED);
@@ -522,12 +501,8 @@ static void test_strikes_timeout(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_referee_match BADBOT RANDOM\n");
+    if (run_paths(argc, argv) < 0)
         return 2;
-    }
-    badbot_path = argv[1];
-    random_path = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_vs_random),
         cmocka_unit_test(test_tcp_transport),
@@ -541,7 +516,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_crash_seat0_first_decision),
         cmocka_unit_test(test_missing_program),
         cmocka_unit_test(test_hang),
-        cmocka_unit_test(test_slow_bank_exhausted),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_huge),
         cmocka_unit_test(test_illegal),

@@ -26,18 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clk.h"
 #include "ref_proc.h"
 
 enum { TEST_ALARM_S = 30, RUN_MS = 10000 };
 
 static char tmpdir[64];
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void log_path(char *buf, size_t size, const char *name)
 {
@@ -102,9 +96,9 @@ static int gone(pid_t pid)
  * the exit, until the bot has exited and its output reached EOF. */
 static int run_to_end(ref_proc *p, int timeout_ms)
 {
-    int64_t end = now_ms() + timeout_ms;
+    int64_t end = clk_mono_ms() + timeout_ms;
     while (!(p->exited && p->out_fd < 0)) {
-        int64_t left = end - now_ms();
+        int64_t left = end - clk_mono_ms();
         if (left <= 0)
             return 0;
         int fds[2];
@@ -126,9 +120,9 @@ static int run_to_end(ref_proc *p, int timeout_ms)
  * hold the pipe open forever). */
 static void wait_exited(ref_proc *p)
 {
-    int64_t end = now_ms() + RUN_MS;
+    int64_t end = clk_mono_ms() + RUN_MS;
     while (!ref_proc_exited(p)) {
-        assert_true(now_ms() < end);
+        assert_true(clk_mono_ms() < end);
         struct pollfd pf = { .fd = p->pidfd, .events = POLLIN };
         poll(&pf, p->pidfd >= 0 ? 1 : 0, 20);
         ref_proc_drain(p);
@@ -139,12 +133,12 @@ static void wait_exited(ref_proc *p)
 static void wait_for_line(ref_proc *p, const char *path, char *buf,
                           size_t size)
 {
-    int64_t end = now_ms() + RUN_MS;
+    int64_t end = clk_mono_ms() + RUN_MS;
     for (;;) {
         ref_proc_drain(p);
         if (slurp(path, buf, size) > 0 && strchr(buf, '\n'))
             return;
-        assert_true(now_ms() < end);
+        assert_true(clk_mono_ms() < end);
         struct pollfd pf = { .fd = p->out_fd, .events = POLLIN };
         poll(&pf, 1, 50);
     }
@@ -546,9 +540,9 @@ static void test_kill_group(void **state)
     assert_true(member > 0);
     assert_false(gone(member));
 
-    int64_t t0 = now_ms();
+    int64_t t0 = clk_mono_ms();
     ref_proc_kill(&p, 2000);
-    int64_t took = now_ms() - t0;
+    int64_t took = clk_mono_ms() - t0;
     assert_true(took >= 200);  /* the member's cleanup was waited for */
     assert_true(took < 2000);  /* but not the whole grace */
     assert_true(gone(p.pid));
@@ -577,9 +571,9 @@ static void test_kill_plain_background(void **state)
     pid_t grandchild = (pid_t)atoi(buf);
     assert_true(grandchild > 0);
     assert_false(gone(grandchild));
-    int64_t t0 = now_ms();
+    int64_t t0 = clk_mono_ms();
     ref_proc_kill(&p, 1000);
-    assert_true(now_ms() - t0 < 1000);
+    assert_true(clk_mono_ms() - t0 < 1000);
     assert_true(gone(p.pid));
     assert_true(gone(grandchild)); /* killed and reaped, not a zombie */
     assert_int_equal(count_children(), 0);
@@ -595,9 +589,9 @@ static void test_kill_after_grace(void **state)
     spawn_ok(&p, "trap '' TERM; echo ready; while :; do sleep 1; done",
              NULL, log, NULL);
     wait_for_line(&p, log, buf, sizeof buf);
-    int64_t t0 = now_ms();
+    int64_t t0 = clk_mono_ms();
     ref_proc_kill(&p, 200);
-    int64_t took = now_ms() - t0;
+    int64_t took = clk_mono_ms() - t0;
     assert_true(took >= 200);
     assert_true(took < 200 + 1500);
     assert_true(WIFSIGNALED(p.status));
@@ -620,16 +614,16 @@ static void test_kill_stopped_bot(void **state)
     wait_for_line(&p, log, buf, sizeof buf);
     char st = 0;
     int ppid, sid;
-    int64_t end = now_ms() + RUN_MS;
+    int64_t end = clk_mono_ms() + RUN_MS;
     while (proc_stat(p.pid, &st, &ppid, &sid) == 0 && st != 'T') {
-        assert_true(now_ms() < end);
+        assert_true(clk_mono_ms() < end);
         struct timespec ts = { 0, 1000000 };
         nanosleep(&ts, NULL);
     }
     assert_int_equal(st, 'T');
-    int64_t t0 = now_ms();
+    int64_t t0 = clk_mono_ms();
     ref_proc_kill(&p, 2000);
-    assert_true(now_ms() - t0 < 2000);
+    assert_true(clk_mono_ms() - t0 < 2000);
     assert_true(WIFEXITED(p.status));
     assert_int_equal(WEXITSTATUS(p.status), 5);
     slurp(log, buf, sizeof buf);
@@ -663,7 +657,7 @@ static void test_orphans_reaped(void **state)
 
     /* Wait until it has escaped: its own session, running sleep, and
      * (the leader having exited) our child through the subreaper. */
-    int64_t end = now_ms() + RUN_MS;
+    int64_t end = clk_mono_ms() + RUN_MS;
     for (;;) {
         char st, comm[64] = "";
         int ppid = 0, sid = 0;
@@ -673,7 +667,7 @@ static void test_orphans_reaped(void **state)
         if (proc_stat(escaped, &st, &ppid, &sid) == 0 && sid == escaped &&
             ppid == getpid() && !strcmp(comm, "sleep\n"))
             break;
-        assert_true(now_ms() < end);
+        assert_true(clk_mono_ms() < end);
         struct timespec ts = { 0, 2000000 };
         nanosleep(&ts, NULL);
     }
@@ -704,11 +698,11 @@ static void test_orphans_with_grace_and_deep_tree(void **state)
     wait_for_line(&p, log, buf, sizeof buf);
     ref_proc_kill(&p, 100);
     assert_true(count_children() >= 1);
-    int64_t t0 = now_ms();
+    int64_t t0 = clk_mono_ms();
     int killed = ref_proc_reap_orphans(150);
     assert_true(killed >= 1);
-    assert_true(now_ms() - t0 >= 150);
-    assert_true(now_ms() - t0 < 3000);
+    assert_true(clk_mono_ms() - t0 >= 150);
+    assert_true(clk_mono_ms() - t0 < 3000);
     assert_int_equal(count_children(), 0);
 }
 
