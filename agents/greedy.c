@@ -5,8 +5,10 @@
  * the board, how close its units stand to locations it does not hold, and
  * the coins still cycling through its bag. Ties go to a seeded coin flip, so the bot is deterministic.
  */
+#include <stdio.h>
 #include <stdlib.h>
-#include "arena_bot.h"
+#include "kv.h"
+#include "wc_bot.h"
 #include "wc_rng.h"
 
 static int nearest_open_location(const wc_state *s, int hex, int side)
@@ -55,14 +57,19 @@ static double evaluate(const wc_state *s, int me)
 
 int main(void)
 {
-    arena_bot *bot = arena_connect("greedy", "1.0");
+    const char *text = getenv("ARENA_BOT_SEED");
+    uint64_t seed = 1;
+    if (text && kv_u64(text, &seed) < 0) {
+        fprintf(stderr, "greedy: ARENA_BOT_SEED must be a whole number, not '%s'\n", text);
+        return 2;
+    }
+    bot_conn *bot = bot_connect("greedy", "1.0");
     if (!bot)
         return 1;
-    const char *seed = getenv("ARENA_BOT_SEED");
     wc_rng rng;
-    wc_rng_seed(&rng, seed ? strtoull(seed, NULL, 10) : 1, 13);
-    static arena_request req;
-    while (arena_next(bot, &req) > 0) {
+    wc_rng_seed(&rng, seed, 13);
+    static wc_request req;
+    while (wc_bot_next(bot, &req) > 0) {
         wc_state base, next;
         wc_determinize(&req.obs, wc_rng_next(&rng), &base);
         int best = 0, ties = 0;
@@ -81,7 +88,7 @@ int main(void)
                 best = i;
             }
         }
-        arena_answer(bot, &req, best);
+        wc_bot_answer(bot, &req, best);
     }
-    return arena_close(bot);
+    return bot_close(bot);
 }

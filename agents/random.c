@@ -1,22 +1,30 @@
 /*
- * random.c - the random bot: any legal action, uniformly. The baseline
- * every other bot must beat, and a lively test of the referee. Its choices
- * come from ARENA_BOT_SEED (default 1), so it is deterministic.
+ * random.c - the random bot: any legal action, uniformly, in any game. The
+ * baseline every other bot must beat, and a lively test of the referee. It
+ * knows no game: it only chooses among the actions it is offered. Its
+ * choices come from ARENA_BOT_SEED (default 1), so it is deterministic.
  */
+#include <stdio.h>
 #include <stdlib.h>
-#include "arena_bot.h"
-#include "wc_rng.h"
+#include "bot.h"
+#include "kv.h"
+#include "pcg.h"
 
 int main(void)
 {
-    arena_bot *bot = arena_connect("random", "1.0");
+    const char *text = getenv("ARENA_BOT_SEED");
+    uint64_t seed = 1;
+    if (text && kv_u64(text, &seed) < 0) {
+        fprintf(stderr, "random: ARENA_BOT_SEED must be a whole number, not '%s'\n", text);
+        return 2;
+    }
+    bot_conn *bot = bot_connect("random", "1.0");
     if (!bot)
         return 1;
-    const char *seed = getenv("ARENA_BOT_SEED");
-    wc_rng rng;
-    wc_rng_seed(&rng, seed ? strtoull(seed, NULL, 10) : 1, 11);
-    static arena_request req;
-    while (arena_next(bot, &req) > 0)
-        arena_answer(bot, &req, (int)wc_rng_below(&rng, (uint32_t)req.nactions));
-    return arena_close(bot);
+    pcg32 rng;
+    pcg32_seed(&rng, seed, 11);
+    bot_request req;
+    while (bot_next(bot, &req) > 0)
+        bot_answer(bot, &req, (int)pcg32_below(&rng, (uint32_t)req.nactions));
+    return bot_close(bot);
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "arena_bench.h"
 #include "cli.h"
+#include "kv.h"
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_report.h"
@@ -223,15 +224,15 @@ static int cmd_tournament(int argc, char **argv)
             if ((spec.format = arena_format_parse(val)) < 0)
                 return fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
         } else if (!strcmp(f, "--games")) {
-            if (cli_i64(val, 1, 1000000, &v) < 0)
+            if (kv_i64(val, 1, 1000000, &v) < 0)
                 return fail("--games wants a positive whole number, not '%s'", val);
             spec.games = (int)v;
         } else if (!strcmp(f, "--concurrency")) {
-            if (cli_i64(val, 1, 128, &v) < 0)
+            if (kv_i64(val, 1, 128, &v) < 0)
                 return fail("--concurrency must be from 1 to 128, not '%s'", val);
             run.concurrency = (int)v;
         } else if (!strcmp(f, "--seed")) {
-            if (cli_u64(val, &spec.seed) < 0)
+            if (kv_u64(val, &spec.seed) < 0)
                 return fail("--seed wants a whole number, not '%s'", val);
         } else if (!strcmp(f, "--elo-k")) {
             char *end;
@@ -248,14 +249,14 @@ static int cmd_tournament(int argc, char **argv)
             key = "round_limit";
         } else if (!strcmp(f, "--move-ms") || !strcmp(f, "--bank-ms") ||
                    !strcmp(f, "--handshake-ms") || !strcmp(f, "--strikes")) {
-            if (cli_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
+            if (kv_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
                 return fail("bad value for %s: '%s'", f, val);
             if (f[2] == 'm') spec.move_ms = v;
             else if (f[2] == 'b') spec.bank_ms = v;
             else if (f[2] == 'h') spec.handshake_ms = v;
             else spec.strikes = (int)v;
         } else if (!strcmp(f, "--memory-mb")) {
-            if (cli_i64(val, 0, (int64_t)1 << 30, &v) < 0)
+            if (kv_i64(val, 0, (int64_t)1 << 30, &v) < 0)
                 return fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
                             val);
             spec.memory_mb = v;
@@ -421,13 +422,13 @@ static int cmd_report(int argc, char **argv, const char *what)
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--tournament") && val) {
-            if (cli_i64(val, 1, INT64_MAX, &tid) < 0)
+            if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
                 return fail("--tournament wants a tournament number, not '%s'", val);
         } else if (!strcmp(argv[i], "--format") && val) {
             if ((format = arena_report_format(val)) < 0)
                 return fail("--format must be table, csv or json, not '%s'", val);
         } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
-            if (cli_i64(val, 2, 4, &players) < 0 || players == 3)
+            if (kv_i64(val, 2, 4, &players) < 0 || players == 3)
                 return fail("--players must be 2 or 4, not '%s'", val);
         } else {
             return fail("unknown option '%s' (see arena %s --help)", argv[i], what);
@@ -461,7 +462,7 @@ static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record 
 {
     int64_t id;
     char err[256];
-    if (cli_i64(arg, 1, INT64_MAX, &id) < 0)
+    if (kv_i64(arg, 1, INT64_MAX, &id) < 0)
         return fail("a match number is wanted, not '%s'", arg);
     if (arena_db_match_get(db, id, m) != 0)
         return fail("no match %" PRId64, id);
@@ -623,7 +624,7 @@ static int cmd_sprt(int argc, char **argv)
             if (*end || end == val)
                 return fail("%s wants a number, not '%s'", f, val);
         } else if (!strcmp(f, "--tournament")) {
-            if (cli_i64(val, 1, INT64_MAX, &tid) < 0)
+            if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
                 return fail("--tournament wants a tournament number, not '%s'", val);
         } else {
             return fail("unknown option '%s' (see arena sprt --help)", f);

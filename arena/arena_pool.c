@@ -14,6 +14,7 @@
 #include "arena_pool.h"
 #include "clk.h"
 #include "mps.h"
+#include "mpw.h"
 
 #define MAX_WORKERS 256
 
@@ -38,13 +39,6 @@ struct arena_pool {
     int      njobs, capacity, pending;
     msgpack_sbuffer sb;
 };
-
-static void str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
 
 static int start_local(arena_pool *p, char *err, size_t size)
 {
@@ -151,26 +145,26 @@ static void send_job(arena_pool *p, worker *w, int j)
     p->sb.size = 0;
     msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, job->memory_mb >= 0 ? 9 : 8);
-    str(&pk, "type");    str(&pk, "job");
-    str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
-    str(&pk, "game");    str(&pk, "warchest");
-    str(&pk, "options"); str(&pk, job->options);
-    str(&pk, "seed");    msgpack_pack_uint64(&pk, job->seed);
-    str(&pk, "bots");
+    mpw_str(&pk, "type");    mpw_str(&pk, "job");
+    mpw_str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
+    mpw_str(&pk, "game");    mpw_str(&pk, "warchest");
+    mpw_str(&pk, "options"); mpw_str(&pk, job->options);
+    mpw_str(&pk, "seed");    msgpack_pack_uint64(&pk, job->seed);
+    mpw_str(&pk, "bots");
     msgpack_pack_array(&pk, (size_t)job->nbots);
     for (int i = 0; i < job->nbots; i++) {
         msgpack_pack_map(&pk, 2);
-        str(&pk, "cmd"); str(&pk, job->cmd[i]);
-        str(&pk, "cwd"); str(&pk, job->cwd[i]);
+        mpw_str(&pk, "cmd"); mpw_str(&pk, job->cmd[i]);
+        mpw_str(&pk, "cwd"); mpw_str(&pk, job->cwd[i]);
     }
-    str(&pk, "time");
+    mpw_str(&pk, "time");
     msgpack_pack_map(&pk, 3);
-    str(&pk, "move_ms");      msgpack_pack_int64(&pk, job->move_ms);
-    str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
-    str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
-    str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
+    mpw_str(&pk, "move_ms");      msgpack_pack_int64(&pk, job->move_ms);
+    mpw_str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
+    mpw_str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
+    mpw_str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
     if (job->memory_mb >= 0) {
-        str(&pk, "memory_mb");
+        mpw_str(&pk, "memory_mb");
         msgpack_pack_int64(&pk, job->memory_mb);
     }
     if (send_to(p, w) == 0) {
@@ -341,8 +335,8 @@ void arena_pool_stop(arena_pool *p)
         msgpack_packer pk;
         msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
         msgpack_pack_map(&pk, 1);
-        str(&pk, "type");
-        str(&pk, "stop");
+        mpw_str(&pk, "type");
+        mpw_str(&pk, "stop");
         for (int i = 0; i < p->nworkers; i++)
             if (!p->workers[i].gone)
                 send_to(p, &p->workers[i]);

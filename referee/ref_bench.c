@@ -22,10 +22,12 @@
 #include <unistd.h>
 #include <zmq.h>
 #include "cli.h"
+#include "kv.h"
 #include "ref_bench.h"
 #include "ref_match.h"
+#include "mpw.h"
 #include "ref_msg.h"
-#include "wc_rng.h"
+#include "pcg.h"
 
 static int64_t now_us(void)
 {
@@ -42,8 +44,8 @@ static int game_requests(const game_api *g, uint64_t seed, msgpack_sbuffer **out
     game_action *legal = malloc(GAME_MAX_ACTIONS * sizeof *legal);
     g->options_default(options);
     g->init(state, options, seed);
-    wc_rng rng;
-    wc_rng_seed(&rng, seed, 5);
+    pcg32 rng;
+    pcg32_seed(&rng, seed, 5);
     int n = 0, cap = 1024;
     *out = calloc((size_t)cap, sizeof **out);
     while (g->to_move(state) >= 0 && n < cap) {
@@ -52,17 +54,11 @@ static int game_requests(const game_api *g, uint64_t seed, msgpack_sbuffer **out
         ref_msg_request(&(*out)[n], g, state, g->to_move(state), (uint32_t)n + 1, legal, k,
                         (ref_clock){ 1000, 10000 });
         n++;
-        g->apply(state, legal[wc_rng_below(&rng, (uint32_t)k)]);
+        g->apply(state, legal[pcg32_below(&rng, (uint32_t)k)]);
     }
     free(state);
     free(legal);
     return n;
-}
-
-static void put_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str(pk, strlen(s));
-    msgpack_pack_str_body(pk, s, strlen(s));
 }
 
 /* The peer: announce itself, then decode each request and answer it with
@@ -89,11 +85,11 @@ static void pong(const char *endpoint)
         sb.size = 0;
         msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
         msgpack_pack_map(&pk, 3);
-        put_str(&pk, "type");
-        put_str(&pk, "action");
-        put_str(&pk, "id");
+        mpw_str(&pk, "type");
+        mpw_str(&pk, "action");
+        mpw_str(&pk, "id");
         msgpack_pack_int64(&pk, id);
-        put_str(&pk, "index");
+        mpw_str(&pk, "index");
         msgpack_pack_int(&pk, 0);
         zmq_send(sock, sb.data, sb.size, 0);
     }
@@ -245,7 +241,7 @@ int ref_bench_main(int argc, char **argv)
     double r_med = median(ratio, ROUNDS);
     printf("matches                 %d per bot, over ipc, in %d interleaved rounds\n", games,
            ROUNDS);
-    printf("referee + C SDK bots    %.0f decisions/s   (median; agents/random, full decoding)\n",
+    printf("referee + C SDK bots    %.0f decisions/s   (median; agents/random, the SDK transport)\n",
            median(sdk_rate, ROUNDS));
     printf("  round trip in bot     %.1f us per decision, as the referee measures it\n",
            (double)bot_micros / (double)decisions);

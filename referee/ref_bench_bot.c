@@ -11,12 +11,7 @@
 #include <string.h>
 #include <zmq.h>
 #include "mps.h"
-
-static void put_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str(pk, strlen(s));
-    msgpack_pack_str_body(pk, s, strlen(s));
-}
+#include "mpw.h"
 
 int main(void)
 {
@@ -30,11 +25,11 @@ int main(void)
     msgpack_packer pk;
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 5);
-    put_str(&pk, "type");     put_str(&pk, "hello");
-    put_str(&pk, "protocol"); msgpack_pack_int(&pk, 1);
-    put_str(&pk, "token");    put_str(&pk, token);
-    put_str(&pk, "name");     put_str(&pk, "bench-bot");
-    put_str(&pk, "version");  put_str(&pk, "1");
+    mpw_str(&pk, "type");     mpw_str(&pk, "hello");
+    mpw_str(&pk, "protocol"); msgpack_pack_int(&pk, 1);
+    mpw_str(&pk, "token");    mpw_str(&pk, token);
+    mpw_str(&pk, "name");     mpw_str(&pk, "bench-bot");
+    mpw_str(&pk, "version");  mpw_str(&pk, "1");
     zmq_send(sock, sb.data, sb.size, 0);
     for (;;) {
         zmq_msg_t m;
@@ -54,9 +49,9 @@ int main(void)
             continue;
         sb.size = 0;
         msgpack_pack_map(&pk, 3);
-        put_str(&pk, "type");  put_str(&pk, "action");
-        put_str(&pk, "id");    msgpack_pack_int64(&pk, id);
-        put_str(&pk, "index"); msgpack_pack_int(&pk, 0);
+        mpw_str(&pk, "type");  mpw_str(&pk, "action");
+        mpw_str(&pk, "id");    msgpack_pack_int64(&pk, id);
+        mpw_str(&pk, "index"); msgpack_pack_int(&pk, 0);
         zmq_send(sock, sb.data, sb.size, 0);
     }
     msgpack_sbuffer_destroy(&sb);

@@ -19,16 +19,10 @@
 #include <zmq.h>
 #include "clk.h"
 #include "mps.h"
+#include "mpw.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_worker.h"
-
-static void str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
 
 static int send_sb(void *sock, msgpack_sbuffer *sb)
 {
@@ -41,9 +35,9 @@ static void send_ready(void *sock, msgpack_sbuffer *sb)
     sb->size = 0;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 3);
-    str(&pk, "type");     str(&pk, "ready");
-    str(&pk, "protocol"); msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
-    str(&pk, "pid");      msgpack_pack_int(&pk, getpid());
+    mpw_str(&pk, "type");     mpw_str(&pk, "ready");
+    mpw_str(&pk, "protocol"); msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
+    mpw_str(&pk, "pid");      msgpack_pack_int(&pk, getpid());
     send_sb(sock, sb);
 }
 
@@ -67,12 +61,12 @@ static void send_result(void *sock, msgpack_sbuffer *sb, int64_t id, const char 
     sb->size = 0;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 6);
-    str(&pk, "type");        str(&pk, "result");
-    str(&pk, "id");          msgpack_pack_int64(&pk, id);
-    str(&pk, "error");       if (error) str(&pk, error); else msgpack_pack_nil(&pk);
-    str(&pk, "record");      if (record) str(&pk, record); else msgpack_pack_nil(&pk);
-    str(&pk, "started_ms");  msgpack_pack_int64(&pk, started);
-    str(&pk, "finished_ms"); msgpack_pack_int64(&pk, finished);
+    mpw_str(&pk, "type");        mpw_str(&pk, "result");
+    mpw_str(&pk, "id");          msgpack_pack_int64(&pk, id);
+    mpw_str(&pk, "error");       if (error) mpw_str(&pk, error); else msgpack_pack_nil(&pk);
+    mpw_str(&pk, "record");      if (record) mpw_str(&pk, record); else msgpack_pack_nil(&pk);
+    mpw_str(&pk, "started_ms");  msgpack_pack_int64(&pk, started);
+    mpw_str(&pk, "finished_ms"); msgpack_pack_int64(&pk, finished);
     send_sb(sock, sb);
 }
 

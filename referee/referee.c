@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "kv.h"
 #include "game.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -120,7 +121,7 @@ static int play_with(int argc, char **argv, void *options)
                 return die("%s", "--bot needs a command");
             c.bot_cmd[c.nbots++] = val;
         } else if (!strcmp(f, "--seed")) {
-            if (cli_u64(val, &c.seed) < 0)
+            if (kv_u64(val, &c.seed) < 0)
                 return die("--seed wants a whole number, not '%s'", val);
         } else if (!strcmp(f, "--setup")) {
             key = "setup";
@@ -151,7 +152,7 @@ static int play_with(int argc, char **argv, void *options)
             int done = 0;
             for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
                 if (!strcmp(f, nums[k].flag)) {
-                    if (cli_i64(val, nums[k].lo, nums[k].hi, nums[k].dst) < 0)
+                    if (kv_i64(val, nums[k].lo, nums[k].hi, nums[k].dst) < 0)
                         return die("bad value for %s", f);
                     done = 1;
                 }
@@ -161,7 +162,7 @@ static int play_with(int argc, char **argv, void *options)
             };
             for (size_t k = 0; !done && k < sizeof lims / sizeof lims[0]; k++)
                 if (!strcmp(f, lims[k].flag)) {
-                    if (cli_i64(val, 0, lims[k].hi, &v) < 0)
+                    if (kv_i64(val, 0, lims[k].hi, &v) < 0)
                         return die("bad value for %s", f);
                     switch (k) {
                     case 0: c.strikes = (int)v; break;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "kv.h"
 #include "wc.h"
 #include "wc_rng.h"
 
@@ -60,7 +61,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         }
         i++;
         if (strcmp(f, "--games") == 0 || strcmp(f, "--seed") == 0) {
-            if (cli_u64(v, &n) < 0 || (f[2] == 'g' && n == 0)) {
+            if (kv_u64(v, &n) < 0 || (f[2] == 'g' && n == 0)) {
                 fprintf(stderr, "warchest: %s wants a positive whole number, not '%s'\n", f, v);
                 return -1;
             }

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "pcg.h"
 
 /* ---- units and coins ---------------------------------------------------- */
 
@@ -152,7 +153,7 @@ typedef struct wc_frame {
 
 #define WC_MAX_FRAMES 16
 
-typedef struct wc_rng { uint64_t state, inc; } wc_rng;
+typedef pcg32 wc_rng;          /* common/pcg.h */
 
 typedef struct wc_state {
     wc_options opt;

@@ -6,22 +6,16 @@
  */
 #include <string.h>
 #include <msgpack.h>
+#include "mpw.h"
 #include "wc_pack.h"
 #include "wc.h"
-
-static void str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
 
 static void hex_or_nil(msgpack_packer *pk, int hex)
 {
     if (hex == WC_NONE)
         msgpack_pack_nil(pk);
     else
-        str(pk, wc_hex_name(hex));
+        mpw_str(pk, wc_hex_name(hex));
 }
 
 static void coin_or_nil(msgpack_packer *pk, int coin)
@@ -29,7 +23,7 @@ static void coin_or_nil(msgpack_packer *pk, int coin)
     if (coin == WC_NONE)
         msgpack_pack_nil(pk);
     else
-        str(pk, wc_coin_name(coin));
+        mpw_str(pk, wc_coin_name(coin));
 }
 
 static const char *const kind_names[WC_NACT] = {
@@ -44,14 +38,14 @@ void wc_pack_action(msgpack_packer *pk, game_action g)
     char text[64];
     wc_action_format(&a, text, sizeof text);
     msgpack_pack_map(pk, 8);
-    str(pk, "text");   str(pk, text);
-    str(pk, "kind");   str(pk, a.kind < WC_NACT ? kind_names[a.kind] : "?");
-    str(pk, "coin");   coin_or_nil(pk, a.coin);
-    str(pk, "unit");   coin_or_nil(pk, a.unit);
-    str(pk, "at");     hex_or_nil(pk, a.at);
-    str(pk, "from");   hex_or_nil(pk, a.from);
-    str(pk, "to");     hex_or_nil(pk, a.to);
-    str(pk, "target"); hex_or_nil(pk, a.target);
+    mpw_str(pk, "text");   mpw_str(pk, text);
+    mpw_str(pk, "kind");   mpw_str(pk, a.kind < WC_NACT ? kind_names[a.kind] : "?");
+    mpw_str(pk, "coin");   coin_or_nil(pk, a.coin);
+    mpw_str(pk, "unit");   coin_or_nil(pk, a.unit);
+    mpw_str(pk, "at");     hex_or_nil(pk, a.at);
+    mpw_str(pk, "from");   hex_or_nil(pk, a.from);
+    mpw_str(pk, "to");     hex_or_nil(pk, a.to);
+    mpw_str(pk, "target"); hex_or_nil(pk, a.target);
 }
 
 /* {coin: count} for the non-zero counts. */
@@ -63,17 +57,9 @@ static void zone(msgpack_packer *pk, const uint8_t z[WC_NCOINS])
     msgpack_pack_map(pk, (size_t)n);
     for (int c = 0; c < WC_NCOINS; c++)
         if (z[c]) {
-            str(pk, wc_coin_name(c));
+            mpw_str(pk, wc_coin_name(c));
             msgpack_pack_int(pk, z[c]);
         }
-}
-
-static void seat_or_nil(msgpack_packer *pk, int seat)
-{
-    if (seat == WC_NONE)
-        msgpack_pack_nil(pk);
-    else
-        msgpack_pack_int(pk, seat);
 }
 
 static void pack_board(msgpack_packer *pk, const wc_observation *o)
@@ -86,10 +72,10 @@ static void pack_board(msgpack_packer *pk, const wc_observation *o)
         if (o->hex_unit[h] == WC_NONE)
             continue;
         msgpack_pack_map(pk, 4);
-        str(pk, "hex");   str(pk, wc_hex_name(h));
-        str(pk, "unit");  str(pk, wc_coin_name(o->hex_unit[h]));
-        str(pk, "coins"); msgpack_pack_int(pk, o->hex_coins[h]);
-        str(pk, "seat");  msgpack_pack_int(pk, o->unit_owner[o->hex_unit[h]]);
+        mpw_str(pk, "hex");   mpw_str(pk, wc_hex_name(h));
+        mpw_str(pk, "unit");  mpw_str(pk, wc_coin_name(o->hex_unit[h]));
+        mpw_str(pk, "coins"); msgpack_pack_int(pk, o->hex_coins[h]);
+        mpw_str(pk, "seat");  msgpack_pack_int(pk, o->unit_owner[o->hex_unit[h]]);
     }
 }
 
@@ -99,7 +85,7 @@ static void pack_control(msgpack_packer *pk, const wc_observation *o)
     for (int h = 0; h < WC_NHEX; h++) {
         if (!(o->locations & ((wc_mask)1 << h)))
             continue;
-        str(pk, wc_hex_name(h));
+        mpw_str(pk, wc_hex_name(h));
         if (o->control[0] & ((wc_mask)1 << h))
             msgpack_pack_int(pk, 0);
         else if (o->control[1] & ((wc_mask)1 << h))
@@ -114,22 +100,22 @@ static void pack_players(msgpack_packer *pk, const wc_observation *o)
     msgpack_pack_array(pk, o->nseats);
     for (int p = 0; p < o->nseats; p++) {
         msgpack_pack_map(pk, 9);
-        str(pk, "seat"); msgpack_pack_int(pk, p);
-        str(pk, "side"); msgpack_pack_int(pk, o->nseats == 4 ? p & 1 : p);
+        mpw_str(pk, "seat"); msgpack_pack_int(pk, p);
+        mpw_str(pk, "side"); msgpack_pack_int(pk, o->nseats == 4 ? p & 1 : p);
         int nunits = 0;
         for (int u = 0; u < WC_NUNITS; u++)
             nunits += o->unit_owner[u] == p;
-        str(pk, "units");
+        mpw_str(pk, "units");
         msgpack_pack_array(pk, (size_t)nunits);
         for (int u = 0; u < WC_NUNITS; u++)
             if (o->unit_owner[u] == p)
-                str(pk, wc_coin_name(u));
-        str(pk, "supply");   zone(pk, o->supply[p]);
-        str(pk, "discard");  zone(pk, o->discard_up[p]);
-        str(pk, "removed");  zone(pk, o->removed[p]);
-        str(pk, "bag");      msgpack_pack_int(pk, o->bag_count[p]);
-        str(pk, "hand");     msgpack_pack_int(pk, o->hand_count[p]);
-        str(pk, "facedown"); msgpack_pack_int(pk, o->discard_down_count[p]);
+                mpw_str(pk, wc_coin_name(u));
+        mpw_str(pk, "supply");   zone(pk, o->supply[p]);
+        mpw_str(pk, "discard");  zone(pk, o->discard_up[p]);
+        mpw_str(pk, "removed");  zone(pk, o->removed[p]);
+        mpw_str(pk, "bag");      msgpack_pack_int(pk, o->bag_count[p]);
+        mpw_str(pk, "hand");     msgpack_pack_int(pk, o->hand_count[p]);
+        mpw_str(pk, "facedown"); msgpack_pack_int(pk, o->discard_down_count[p]);
     }
 }
 
@@ -141,13 +127,13 @@ static void pack_pending(msgpack_packer *pk, const wc_observation *o)
         return;
     }
     msgpack_pack_map(pk, 6);
-    str(pk, "decision"); str(pk, wc_decision_name(f->kind + 2));
-    str(pk, "seat");     msgpack_pack_int(pk, f->seat);
-    str(pk, "unit");     coin_or_nil(pk, f->unit);
-    str(pk, "hex");      hex_or_nil(pk, f->hex);
-    str(pk, "other_hex");   /* the second Footman still to maneuver */
+    mpw_str(pk, "decision"); mpw_str(pk, wc_decision_name(f->kind + 2));
+    mpw_str(pk, "seat");     msgpack_pack_int(pk, f->seat);
+    mpw_str(pk, "unit");     coin_or_nil(pk, f->unit);
+    mpw_str(pk, "hex");      hex_or_nil(pk, f->hex);
+    mpw_str(pk, "other_hex");   /* the second Footman still to maneuver */
     hex_or_nil(pk, f->kind == WC_FRAME_FOOTMAN ? f->arg : WC_NONE);
-    str(pk, "coin");        /* the Priest's drawn coin, to its owner only */
+    mpw_str(pk, "coin");        /* the Priest's drawn coin, to its owner only */
     coin_or_nil(pk, f->kind == WC_FRAME_PRIEST && f->arg != WC_HIDDEN ? f->arg : WC_NONE);
 }
 
@@ -157,29 +143,29 @@ void wc_pack_observation(msgpack_packer *pk, const void *state, int seat)
     wc_observation o;
     wc_observe(state, seat, &o);
     msgpack_pack_map(pk, 20);
-    str(pk, "seat");        msgpack_pack_int(pk, o.seat);
-    str(pk, "seats");       msgpack_pack_int(pk, o.nseats);
-    str(pk, "phase");       str(pk, phases[o.phase]);
-    str(pk, "decision");    str(pk, wc_decision_name(o.decision));
-    str(pk, "to_move");     seat_or_nil(pk, o.to_move);
-    str(pk, "turn");        msgpack_pack_int(pk, o.turn);
-    str(pk, "round");       msgpack_pack_int(pk, o.round);
-    str(pk, "round_limit"); msgpack_pack_int(pk, o.round_limit);
-    str(pk, "initiative");  msgpack_pack_int(pk, o.initiative);
-    str(pk, "initiative_claimed");
-    if (o.claimed) msgpack_pack_true(pk); else msgpack_pack_false(pk);
-    str(pk, "markers");     msgpack_pack_int(pk, o.markers);
-    str(pk, "royal_guard"); str(pk, o.royal_guard == WC_GUARD_REVISED ? "revised" : "2018");
-    str(pk, "board");       pack_board(pk, &o);
-    str(pk, "control");     pack_control(pk, &o);
-    str(pk, "players");     pack_players(pk, &o);
-    str(pk, "hand");        zone(pk, o.hand);
-    str(pk, "bag");         zone(pk, o.bag);
-    str(pk, "facedown");    zone(pk, o.discard_down);
-    str(pk, "draft_pool");
+    mpw_str(pk, "seat");        msgpack_pack_int(pk, o.seat);
+    mpw_str(pk, "seats");       msgpack_pack_int(pk, o.nseats);
+    mpw_str(pk, "phase");       mpw_str(pk, phases[o.phase]);
+    mpw_str(pk, "decision");    mpw_str(pk, wc_decision_name(o.decision));
+    mpw_str(pk, "to_move");     mpw_int_or_nil(pk, o.to_move, WC_NONE);
+    mpw_str(pk, "turn");        msgpack_pack_int(pk, o.turn);
+    mpw_str(pk, "round");       msgpack_pack_int(pk, o.round);
+    mpw_str(pk, "round_limit"); msgpack_pack_int(pk, o.round_limit);
+    mpw_str(pk, "initiative");  msgpack_pack_int(pk, o.initiative);
+    mpw_str(pk, "initiative_claimed");
+    mpw_bool(pk, o.claimed);
+    mpw_str(pk, "markers");     msgpack_pack_int(pk, o.markers);
+    mpw_str(pk, "royal_guard"); mpw_str(pk, o.royal_guard == WC_GUARD_REVISED ? "revised" : "2018");
+    mpw_str(pk, "board");       pack_board(pk, &o);
+    mpw_str(pk, "control");     pack_control(pk, &o);
+    mpw_str(pk, "players");     pack_players(pk, &o);
+    mpw_str(pk, "hand");        zone(pk, o.hand);
+    mpw_str(pk, "bag");         zone(pk, o.bag);
+    mpw_str(pk, "facedown");    zone(pk, o.discard_down);
+    mpw_str(pk, "draft_pool");
     msgpack_pack_array(pk, (size_t)__builtin_popcount(o.draft_pool));
     for (int u = 0; u < WC_NUNITS; u++)
         if (o.draft_pool & (1u << u))
-            str(pk, wc_coin_name(u));
-    str(pk, "pending");     pack_pending(pk, &o);
+            mpw_str(pk, wc_coin_name(u));
+    mpw_str(pk, "pending");     pack_pending(pk, &o);
 }

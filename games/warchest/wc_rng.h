@@ -1,46 +1,14 @@
 /*
- * wc_rng.h - PCG32, the engine's only source of chance.
- *
- * PCG32 (M. O'Neill, "PCG: A Family of Simple Fast Space-Efficient
- * Statistically Good Algorithms for Random Number Generation", 2014), the
- * XSH-RR output on a 64-bit LCG with multiplier 6364136223846793005. The
- * state is 16 bytes inside wc_state, so copying a state copies its future.
- * Bounded draws reject the low, biased tail so every value in [0, n) is
- * exactly equally likely; the sequence is the same on every machine.
+ * wc_rng.h - the engine's only source of chance: PCG32 (common/pcg.h)
+ * under the engine's names. The generator lives inside wc_state.
  */
 #ifndef WC_RNG_H
 #define WC_RNG_H
 
 #include "wc.h"
 
-static inline uint32_t wc_rng_next(wc_rng *g)
-{
-    uint64_t old = g->state;
-    g->state = old * 6364136223846793005ULL + g->inc;
-    uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
-    uint32_t rot = (uint32_t)(old >> 59);
-    return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-}
-
-/* The reference seeding: stream from `seq`, then two steps around `seed`. */
-static inline void wc_rng_seed(wc_rng *g, uint64_t seed, uint64_t seq)
-{
-    g->state = 0;
-    g->inc = (seq << 1) | 1;
-    wc_rng_next(g);
-    g->state += seed;
-    wc_rng_next(g);
-}
-
-/* Uniform in [0, n), n >= 1. */
-static inline uint32_t wc_rng_below(wc_rng *g, uint32_t n)
-{
-    uint32_t threshold = (uint32_t)(-n) % n;
-    for (;;) {
-        uint32_t r = wc_rng_next(g);
-        if (r >= threshold)
-            return r % n;
-    }
-}
+#define wc_rng_next  pcg32_next
+#define wc_rng_seed  pcg32_seed
+#define wc_rng_below pcg32_below
 
 #endif

@@ -53,11 +53,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
-#include "arena_bot.h"
+#include "bot.h"
+#include "kv.h"
+#include "pcg.h"
 #include "mps.h"
-#include "wc_rng.h"
+#include "mpw.h"
 
-static wc_rng rng;
+static pcg32 rng;
 
 static void sleep_ms(long ms)
 {
@@ -106,12 +108,6 @@ static void *raw_socket(void)
     return s;
 }
 
-static void put_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str(pk, strlen(s));
-    msgpack_pack_str_body(pk, s, strlen(s));
-}
-
 static void raw_send(void *s, const void *data, size_t n)
 {
     if (zmq_send(s, data, n, 0) < 0)
@@ -125,11 +121,11 @@ static void raw_hello(void *s, const char *token, int protocol)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, 5);
-    put_str(&pk, "type");     put_str(&pk, "hello");
-    put_str(&pk, "protocol"); msgpack_pack_int(&pk, protocol);
-    put_str(&pk, "token");    put_str(&pk, token);
-    put_str(&pk, "name");     put_str(&pk, "badbot");
-    put_str(&pk, "version");  put_str(&pk, "0");
+    mpw_str(&pk, "type");     mpw_str(&pk, "hello");
+    mpw_str(&pk, "protocol"); msgpack_pack_int(&pk, protocol);
+    mpw_str(&pk, "token");    mpw_str(&pk, token);
+    mpw_str(&pk, "name");     mpw_str(&pk, "badbot");
+    mpw_str(&pk, "version");  mpw_str(&pk, "0");
     raw_send(s, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
 }
@@ -182,26 +178,26 @@ static void put_token(msgpack_packer *pk, int how, const char *token)
     size_t n = strlen(token);
     snprintf(t, sizeof t, "%s", token);
     switch (how) {
-    case EMPTY:      put_str(pk, ""); break;
+    case EMPTY:      mpw_str(pk, ""); break;
     case INT:        msgpack_pack_int(pk, 12345); break;
     case NIL:        msgpack_pack_nil(pk); break;
     case BIN:        msgpack_pack_bin(pk, n); msgpack_pack_bin_body(pk, token, n); break;
     case SHORT:      put_bytes(pk, token, n - 1); break;
-    case LONG:       t[n] = '0', t[n + 1] = 0; put_str(pk, t); break;
+    case LONG:       t[n] = '0', t[n + 1] = 0; mpw_str(pk, t); break;
     case UPPER:
         for (size_t i = 0; i < n; i++)
             t[i] = (char)(t[i] >= 'a' && t[i] <= 'z' ? t[i] - 32 : t[i]);
-        put_str(pk, t);
+        mpw_str(pk, t);
         break;
     case NUL_INSIDE: memcpy(t + n, "\0x", 3); put_bytes(pk, t, n + 2); break;
-    default:         put_str(pk, token); break;
+    default:         mpw_str(pk, token); break;
     }
 }
 
 static void put_protocol(msgpack_packer *pk, int how)
 {
     switch (how) {
-    case STR_ONE:   put_str(pk, "1"); break;
+    case STR_ONE:   mpw_str(pk, "1"); break;
     case ZERO:      msgpack_pack_int(pk, 0); break;
     case TWO:       msgpack_pack_int(pk, 2); break;
     case FLOAT_ONE: msgpack_pack_double(pk, 1.0); break;
@@ -228,19 +224,19 @@ static int raw_bad_hello(void *s, const char *name, const char *token)
     else
         msgpack_pack_map(&pk, (size_t)fields);
     if (f->type != ABSENT) {
-        put_str(&pk, "type");
-        put_str(&pk, f->type == OTHER ? "welcome" : "hello");
+        mpw_str(&pk, "type");
+        mpw_str(&pk, f->type == OTHER ? "welcome" : "hello");
     }
     if (f->protocol != ABSENT) {
-        put_str(&pk, "protocol");
+        mpw_str(&pk, "protocol");
         put_protocol(&pk, f->protocol);
     }
     if (f->token != ABSENT) {
-        put_str(&pk, "token");
+        mpw_str(&pk, "token");
         put_token(&pk, f->token, token);
     }
-    put_str(&pk, "name");     put_str(&pk, "badbot");
-    put_str(&pk, "version");  put_str(&pk, name);
+    mpw_str(&pk, "name");     mpw_str(&pk, "badbot");
+    mpw_str(&pk, "version");  mpw_str(&pk, name);
     if (f->framing == TRAILING_BYTE)
         msgpack_pack_nil(&pk);
     if (f->framing == TWO_FRAMES)
@@ -260,12 +256,12 @@ static void raw_action_as(void *s, int64_t id, int index, const char *text)
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, text || index >= 0 ? 3 : 2);
-    put_str(&pk, "type");  put_str(&pk, "action");
-    put_str(&pk, "id");    msgpack_pack_int64(&pk, id);
+    mpw_str(&pk, "type");  mpw_str(&pk, "action");
+    mpw_str(&pk, "id");    msgpack_pack_int64(&pk, id);
     if (text) {
-        put_str(&pk, "text"); put_str(&pk, text);
+        mpw_str(&pk, "text"); mpw_str(&pk, text);
     } else if (index >= 0) {
-        put_str(&pk, "index"); msgpack_pack_int(&pk, index);
+        mpw_str(&pk, "index"); msgpack_pack_int(&pk, index);
     }
     raw_send(s, sb.data, sb.size);
     msgpack_sbuffer_destroy(&sb);
@@ -348,7 +344,7 @@ static int raw_mode(const char *mode, const char *arg)
             unsigned char junk[64];
             junk[0] = 0xc1;        /* "never used" in msgpack: never valid */
             for (size_t k = 1; k < sizeof junk; k++)
-                junk[k] = (unsigned char)wc_rng_next(&rng);
+                junk[k] = (unsigned char)pcg32_next(&rng);
             raw_send(s, junk, sizeof junk);
         } else if (!strcmp(mode, "huge")) {
             size_t size = (size_t)100 << 20;
@@ -377,7 +373,7 @@ static int raw_mode(const char *mode, const char *arg)
             sleep_ms(50);          /* let it connect */
             raw_action(other, id, 0);
         } else {
-            raw_action(s, id, (int)wc_rng_below(&rng, (uint32_t)n));
+            raw_action(s, id, (int)pcg32_below(&rng, (uint32_t)n));
         }
     }
     /* Misbehaved or ended: wait to be killed (or exit after "end"). */
@@ -427,19 +423,19 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
     } else if (!strcmp(mode, "flood")) {
         flood();
     }
-    arena_bot *bot = arena_connect("badbot", mode);
+    bot_conn *bot = bot_connect("badbot", mode);
     if (!bot)
         return 1;
-    static arena_request req;
+    static bot_request req;
     long decision = 0;
-    while (arena_next(bot, &req) > 0) {
+    while (bot_next(bot, &req) > 0) {
         decision++;
         if (!strcmp(mode, "crash") && decision == arg)
             abort();
         if (!strcmp(mode, "exit") && decision == arg)
             exit(0);
         if (!strcmp(mode, "disconnect") && decision == arg) {
-            arena_close(bot);
+            bot_close(bot);
             sleep_forever();
         }
         if (!strcmp(mode, "hang"))
@@ -453,11 +449,11 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
             wait_output_read();
         }
         int index = !strcmp(mode, "illegal") ? req.nactions
-                                              : (int)wc_rng_below(&rng, (uint32_t)req.nactions);
-        arena_answer(bot, &req, index);
+                                              : (int)pcg32_below(&rng, (uint32_t)req.nactions);
+        bot_answer(bot, &req, index);
     }
-    printf("end %s\n", arena_last_result(bot)->reason);
-    return arena_close(bot);
+    printf("end %s\n", bot_last_result(bot)->reason);
+    return bot_close(bot);
 }
 
 int main(int argc, char **argv)
@@ -480,7 +476,10 @@ int main(int argc, char **argv)
     }
     alarm(60);
     const char *seat = getenv("ARENA_SEAT");
-    wc_rng_seed(&rng, seat ? strtoull(seat, NULL, 10) + 7 : 7, 5);
+    uint64_t seat_number = 0;
+    if (seat && kv_u64(seat, &seat_number) < 0)
+        return 2;
+    pcg32_seed(&rng, seat ? seat_number + 7 : 7, 5);
 
     static const char *const raw[] = { "garbage", "huge", "badtoken", "outofturn", "identity",
                                        "version", "text", "badtext", "noindex", "frames",

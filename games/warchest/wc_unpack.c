@@ -1,86 +1,13 @@
 /*
- * arena_bot.c - the C SDK: the protocol of sdk/PROTOCOL.md from the bot's
- * side, decoding each request into engine types.
+ * wc_unpack.c - the inverse of wc_pack.c: a War Chest observation or action
+ * map, as sdk/PROTOCOL.md section 5 and 6 describe them, back into engine
+ * types. What a bot receives is untrusted: every value is range-checked,
+ * and a map that does not fit gives -1, never a half-read state.
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <zmq.h>
-#include "arena_bot.h"
 #include "mps.h"
-
-struct arena_bot {
-    void *ctx, *sock;
-    int seat;
-    arena_result result;
-    void (*on_update)(void *, int, const wc_action *);
-    void *user;
-    msgpack_sbuffer sb;
-};
-
-static void str(msgpack_packer *pk, const char *s)
-{
-    size_t n = strlen(s);
-    msgpack_pack_str(pk, n);
-    msgpack_pack_str_body(pk, s, n);
-}
-
-static int send_sb(arena_bot *b)
-{
-    return zmq_send(b->sock, b->sb.data, b->sb.size, 0) < 0 ? -1 : 0;
-}
-
-/* Receives one message, decoded. 0 or -1. */
-static int receive(arena_bot *b, msgpack_unpacked *msg)
-{
-    zmq_msg_t m;
-    zmq_msg_init(&m);
-    if (zmq_msg_recv(&m, b->sock, 0) < 0) {
-        zmq_msg_close(&m);
-        return -1;
-    }
-    int rc = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), msg);
-    zmq_msg_close(&m);
-    return rc;
-}
-
-arena_bot *arena_connect(const char *name, const char *version)
-{
-    const char *endpoint = getenv("ARENA_ENDPOINT"), *token = getenv("ARENA_TOKEN");
-    if (!endpoint || !token) {
-        fprintf(stderr, "arena_bot: ARENA_ENDPOINT and ARENA_TOKEN are not set; "
-                        "run this bot from the referee\n");
-        return NULL;
-    }
-    arena_bot *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
-    int linger = 0;
-    b->seat = -1;
-    b->result.culprit = -1;
-    msgpack_sbuffer_init(&b->sb);
-    b->ctx = zmq_ctx_new();
-    b->sock = zmq_socket(b->ctx, ZMQ_DEALER);
-    zmq_setsockopt(b->sock, ZMQ_LINGER, &linger, sizeof linger);
-    if (zmq_connect(b->sock, endpoint) < 0) {
-        fprintf(stderr, "arena_bot: cannot connect to %s: %s\n", endpoint, zmq_strerror(errno));
-        arena_close(b);
-        return NULL;
-    }
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, &b->sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 5);
-    str(&pk, "type");     str(&pk, "hello");
-    str(&pk, "protocol"); msgpack_pack_int(&pk, 1);
-    str(&pk, "token");    str(&pk, token);
-    str(&pk, "name");     str(&pk, name);
-    str(&pk, "version");  str(&pk, version);
-    if (send_sb(b) < 0) {
-        arena_close(b);
-        return NULL;
-    }
-    return b;
-}
+#include "wc.h"
+#include "wc_pack.h"
 
 static int coin_of(const msgpack_object *o)
 {
@@ -169,7 +96,7 @@ static int decode_players(const msgpack_object *players, wc_observation *o)
     return 0;
 }
 
-int arena_decode_observation(const msgpack_object *m, wc_observation *o)
+int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
 {
     char text[16];
     memset(o, 0, sizeof *o);
@@ -248,121 +175,19 @@ int arena_decode_observation(const msgpack_object *m, wc_observation *o)
     return 0;
 }
 
-static int decode_action(const msgpack_object *a, wc_action *out)
+int wc_unpack_action(const msgpack_object *a, wc_action *out)
 {
     char text[64];
     return mps_get_str(a, "text", text, sizeof text) == 0 && wc_action_parse(text, out) == 0
                ? 0 : -1;
 }
 
-static void take_end(arena_bot *b, const msgpack_object *m)
+int wc_unpack_observation_bytes(const char *data, size_t size, wc_observation *out)
 {
-    arena_result *r = &b->result;
-    const msgpack_object *scores = mps_get(m, "scores");
-    if (scores && scores->type == MSGPACK_OBJECT_ARRAY && scores->via.array.size <= WC_MAX_SEATS) {
-        r->seats = (int)scores->via.array.size;
-        for (int i = 0; i < r->seats; i++) {
-            const msgpack_object *s = &scores->via.array.ptr[i];
-            r->scores[i] = s->type == MSGPACK_OBJECT_FLOAT64 || s->type == MSGPACK_OBJECT_FLOAT32
-                               ? s->via.f64 : (double)s->via.u64;
-        }
-    }
-    mps_get_str(m, "reason", r->reason, sizeof r->reason);
-    mps_get_str(m, "detail", r->detail, sizeof r->detail);
-    int64_t c;
-    r->culprit = mps_get_int(m, "culprit", &c) == 0 ? (int)c : -1;
-}
-
-int arena_next(arena_bot *b, arena_request *req)
-{
-    for (;;) {
-        msgpack_unpacked msg;
-        char type[16] = "?";
-        if (receive(b, &msg) < 0) {
-            fprintf(stderr, "arena_bot: lost the connection to the referee\n");
-            return -1;
-        }
-        const msgpack_object *m = &msg.data;
-        int rc = 2;                       /* 2: keep reading */
-        if (mps_get_str(m, "type", type, sizeof type) < 0) {
-            rc = -1;
-        } else if (!strcmp(type, "welcome")) {
-            int64_t seat;
-            if (mps_get_int(m, "seat", &seat) == 0)
-                b->seat = (int)seat;
-        } else if (!strcmp(type, "update")) {
-            wc_action a;
-            int64_t seat;
-            if (b->on_update && mps_get_int(m, "seat", &seat) == 0 &&
-                decode_action(mps_get(m, "action"), &a) == 0)
-                b->on_update(b->user, (int)seat, &a);
-        } else if (!strcmp(type, "error")) {
-            char code[32] = "?", text[256] = "";
-            mps_get_str(m, "code", code, sizeof code);
-            mps_get_str(m, "message", text, sizeof text);
-            fprintf(stderr, "arena_bot: the referee says %s: %s\n", code, text);
-        } else if (!strcmp(type, "end")) {
-            take_end(b, m);
-            rc = 0;
-        } else if (!strcmp(type, "request")) {
-            int64_t id;
-            const msgpack_object *acts = mps_get(m, "actions"), *time = mps_get(m, "time");
-            rc = -1;
-            if (mps_get_int(m, "id", &id) == 0 && acts && acts->type == MSGPACK_OBJECT_ARRAY &&
-                acts->via.array.size <= WC_MAX_ACTIONS &&
-                arena_decode_observation(mps_get(m, "observation"), &req->obs) == 0) {
-                req->id = (uint32_t)id;
-                req->decision = req->obs.decision;
-                req->nactions = (int)acts->via.array.size;
-                rc = 1;
-                for (int i = 0; i < req->nactions && rc == 1; i++)
-                    if (decode_action(&acts->via.array.ptr[i], &req->actions[i]) < 0)
-                        rc = -1;
-                req->move_ms = req->bank_ms = 0;
-                mps_get_int(time, "move_ms", &req->move_ms);
-                mps_get_int(time, "bank_ms", &req->bank_ms);
-            }
-        }
-        if (rc < 0 && getenv("ARENA_DEBUG")) { msgpack_object_print(stderr, *m); fputc('\n', stderr); }
-        if (rc < 0)
-            fprintf(stderr, "arena_bot: cannot understand a '%s' message from the referee\n",
-                    type);
-        msgpack_unpacked_destroy(&msg);
-        if (rc != 2)
-            return rc;
-    }
-}
-
-int arena_answer(arena_bot *b, const arena_request *req, int index)
-{
-    msgpack_packer pk;
-    b->sb.size = 0;
-    msgpack_packer_init(&pk, &b->sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 3);
-    str(&pk, "type");  str(&pk, "action");
-    str(&pk, "id");    msgpack_pack_uint32(&pk, req->id);
-    str(&pk, "index"); msgpack_pack_int(&pk, index);
-    return send_sb(b);
-}
-
-int arena_seat(const arena_bot *b) { return b->seat; }
-const arena_result *arena_last_result(const arena_bot *b) { return &b->result; }
-
-void arena_on_update(arena_bot *b, void (*fn)(void *, int, const wc_action *), void *user)
-{
-    b->on_update = fn;
-    b->user = user;
-}
-
-int arena_close(arena_bot *b)
-{
-    if (!b)
-        return 0;
-    if (b->sock)
-        zmq_close(b->sock);
-    if (b->ctx)
-        zmq_ctx_term(b->ctx);
-    msgpack_sbuffer_destroy(&b->sb);
-    free(b);
-    return 0;
+    msgpack_unpacked u;
+    if (mps_decode(data, size, &u) < 0)
+        return -1;
+    int rc = wc_unpack_observation(&u.data, out);
+    msgpack_unpacked_destroy(&u);
+    return rc;
 }
