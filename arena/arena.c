@@ -157,7 +157,8 @@ static const char tournament_help[] =
     "                      or teams: 4-player games, 2 v 2, partners rotating over every split\n"
     "  --games N           games per pairing, even: seed pairs with seats swapped (default 10)\n"
     "  --setup S           dealt (default), draft, first-game, gaugamela, bannockburn, crecy\n"
-    "  --concurrency K     matches at once (default: the number of cores)\n"
+    "  --concurrency K     local workers: matches at once here (default: the number of\n"
+    "                      cores); 0 with --listen: remote workers play every match\n"
     "  --seed N            tournament seed; every match seed derives from it (default 1)\n"
     "  --royal-guard R     2018 (default) or revised\n"
     "  --round-limit N     rounds before a draw (default 100)\n"
@@ -165,7 +166,9 @@ static const char tournament_help[] =
     "  --elo-k K           live Elo K factor (default 16)\n"
     "  --memory-mb N       each bot's address space (default 4096; 0: no limit, as sanitizer\n"
     "                      builds of bots need)\n"
-    "  --listen ENDPOINT   also take remote workers: referee worker --connect ENDPOINT\n"
+    "  --listen ENDPOINT   also take remote workers (tcp://*:7000; port * picks one, shown):\n"
+    "                      referee worker --connect tcp://HOST:PORT; a lost worker's match\n"
+    "                      is handed out again\n"
     "  --referee PATH      the referee binary (default: next to this one)\n"
     "  --quiet             no progress, no standings\n"
     "Running the same command again resumes it: stored matches are not played twice.\n";
@@ -228,8 +231,8 @@ static int cmd_tournament(int argc, char **argv)
                 return fail("--games wants a positive whole number, not '%s'", val);
             spec.games = (int)v;
         } else if (!strcmp(f, "--concurrency")) {
-            if (kv_i64(val, 1, 128, &v) < 0)
-                return fail("--concurrency must be from 1 to 128, not '%s'", val);
+            if (kv_i64(val, 0, 128, &v) < 0)
+                return fail("--concurrency must be from 0 to 128, not '%s'", val);
             run.concurrency = (int)v;
         } else if (!strcmp(f, "--seed")) {
             if (kv_u64(val, &spec.seed) < 0)
@@ -273,6 +276,8 @@ static int cmd_tournament(int argc, char **argv)
                 return fail("%s", why);
         }
     }
+    if (run.concurrency == 0 && !run.listen)
+        return fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
     /* Team games are the 4-player game; the 4-player game is team games. */
     g->options_format(gopts, spec.options, sizeof spec.options);
     int four = strstr(spec.options, "players=4") != NULL;

@@ -1,9 +1,18 @@
 /*
  * arena_pool.c - the worker pool: a ROUTER socket, local worker processes,
  * a job queue, and the bookkeeping that re-queues a dead worker's job.
+ *
+ * A worker is lost when its process exits (local ones: waitpid) or when
+ * its connection goes away (any worker: the ROUTER drops the peer, on a
+ * closed socket at once, on silence after the heartbeat timeout). The
+ * ROUTER is "mandatory", so a send to a dropped peer fails: every busy
+ * worker is probed with a `ping` each second, and a lost worker's match
+ * goes back in the queue. A late result from a worker that was given up
+ * comes on a new connection, unknown here, and is dropped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +36,12 @@ typedef struct worker {
     int     gone;
 } worker;
 
+#define PROBE_MS 1000             /* how often busy workers are probed */
+
 struct arena_pool {
     void    *ctx, *sock;
     char     dir[64], endpoint[128], referee[1024];
+    char     listening[256];      /* the tcp endpoint bound, port resolved */
     worker   workers[MAX_WORKERS];
     int      nworkers;
     pid_t    local[MAX_WORKERS];  /* local worker pids, by start order */
@@ -37,6 +49,7 @@ struct arena_pool {
     arena_job *jobs;              /* every submitted job */
     int      *state;              /* per job: 0 queued, 1 running, 2 returned */
     int      njobs, capacity, pending;
+    int64_t  probed_ms;           /* when busy workers were last probed */
     msgpack_sbuffer sb;
 };
 
@@ -67,8 +80,9 @@ arena_pool *arena_pool_start(int nworkers, const char *referee, const char *list
                  referee);
         return NULL;
     }
-    if (nworkers < 0 || nworkers > MAX_WORKERS / 2) {
-        snprintf(err, size, "concurrency must be from 1 to %d", MAX_WORKERS / 2);
+    if (nworkers < 0 || nworkers > MAX_WORKERS / 2 || (nworkers == 0 && !listen)) {
+        snprintf(err, size, "concurrency must be from 1 to %d (0 only with remote workers)",
+                 MAX_WORKERS / 2);
         return NULL;
     }
     arena_pool *p = calloc(1, sizeof *p);
@@ -87,12 +101,13 @@ arena_pool *arena_pool_start(int nworkers, const char *referee, const char *list
     snprintf(p->endpoint, sizeof p->endpoint, "ipc://%s/workers", p->dir);
     p->ctx = zmq_ctx_new();
     p->sock = zmq_socket(p->ctx, ZMQ_ROUTER);
-    int linger = 0, ivl = 2000, timeout = 10000;
+    int linger = 0, ivl = 2000, timeout = 10000, mandatory = 1;
     int64_t max = 256 << 20;    /* records are text; the longest games stay far below */
     zmq_setsockopt(p->sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(p->sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(p->sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(p->sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
+    zmq_setsockopt(p->sock, ZMQ_ROUTER_MANDATORY, &mandatory, sizeof mandatory);
     if (zmq_bind(p->sock, p->endpoint) < 0) {
         snprintf(err, size, "cannot bind %s: %s", p->endpoint, zmq_strerror(errno));
         goto fail;
@@ -100,6 +115,10 @@ arena_pool *arena_pool_start(int nworkers, const char *referee, const char *list
     if (listen && zmq_bind(p->sock, listen) < 0) {
         snprintf(err, size, "cannot listen on %s: %s", listen, zmq_strerror(errno));
         goto fail;
+    }
+    if (listen) {
+        size_t len = sizeof p->listening;
+        zmq_getsockopt(p->sock, ZMQ_LAST_ENDPOINT, p->listening, &len);
     }
     for (int i = 0; i < nworkers; i++)
         if (start_local(p, err, size) < 0)
@@ -130,12 +149,53 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
     return 0;
 }
 
+/* A worker is lost: its match, if it had one, goes back in the queue. */
+static void lose(arena_pool *p, worker *w, const char *why)
+{
+    if (w->gone)
+        return;
+    w->gone = 1;
+    if (w->busy >= 0) {
+        p->state[w->busy] = 0;
+        fprintf(stderr, "arena: %s; match %" PRId64 " goes to another worker\n", why,
+                p->jobs[w->busy].id + 1);
+    }
+    w->busy = -1;
+}
+
+/* Sends p->sb to a worker: 0, or -1 (a peer that is gone is marked so). */
 static int send_to(arena_pool *p, worker *w)
 {
-    if (zmq_send(p->sock, w->identity, w->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
-        zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT) < 0)
+    if (zmq_send(p->sock, w->identity, w->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0) {
+        if (errno == EHOSTUNREACH)
+            lose(p, w, w->pid ? "a worker disconnected" : "a remote worker went away");
         return -1;
-    return 0;
+    }
+    return zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+}
+
+static void pack_type(arena_pool *p, const char *type)
+{
+    msgpack_packer pk;
+    p->sb.size = 0;
+    msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
+    msgpack_pack_map(&pk, 1);
+    mpw_str(&pk, "type");
+    mpw_str(&pk, type);
+}
+
+/* Each second, a ping to every busy worker: the send fails once the
+ * ROUTER has dropped the peer, and lose() hands its match out again. */
+static void probe(arena_pool *p)
+{
+    int64_t now = clk_mono_ms();
+    if (now - p->probed_ms < PROBE_MS)
+        return;
+    p->probed_ms = now;
+    pack_type(p, "ping");
+    for (int i = 0; i < p->nworkers; i++)
+        if (!p->workers[i].gone && p->workers[i].busy >= 0)
+            send_to(p, &p->workers[i]);
 }
 
 static void send_job(arena_pool *p, worker *w, int j)
@@ -191,9 +251,27 @@ static void dispatch(arena_pool *p)
 static worker *find_worker(arena_pool *p, const void *id, size_t len)
 {
     for (int i = 0; i < p->nworkers; i++)
-        if (p->workers[i].identity_len == len && !memcmp(p->workers[i].identity, id, len))
+        if (!p->workers[i].gone && p->workers[i].identity_len == len &&
+            !memcmp(p->workers[i].identity, id, len))
             return &p->workers[i];
     return NULL;
+}
+
+/* A slot for a worker that just said ready: a lost worker's, or a new one,
+ * so that workers coming and going for months never fill the table. */
+static worker *new_worker(arena_pool *p)
+{
+    worker *w = NULL;
+    for (int i = 0; i < p->nworkers && !w; i++)
+        if (p->workers[i].gone)
+            w = &p->workers[i];
+    if (!w && p->nworkers < MAX_WORKERS)
+        w = &p->workers[p->nworkers++];
+    if (w) {
+        memset(w, 0, sizeof *w);
+        w->busy = -1;
+    }
+    return w;
 }
 
 /* A local worker that exited: its job goes back in the queue, and a new
@@ -204,15 +282,9 @@ static void check_local(arena_pool *p, char *err, size_t size)
         int status;
         if (p->local[k] <= 0 || waitpid(p->local[k], &status, WNOHANG) != p->local[k])
             continue;
-        for (int i = 0; i < p->nworkers; i++) {
-            worker *w = &p->workers[i];
-            if (w->pid == p->local[k] && !w->gone) {
-                w->gone = 1;
-                if (w->busy >= 0)
-                    p->state[w->busy] = 0;
-                w->busy = -1;
-            }
-        }
+        for (int i = 0; i < p->nworkers; i++)
+            if (p->workers[i].pid == p->local[k])
+                lose(p, &p->workers[i], "a worker stopped");
         p->local[k] = p->local[--p->nlocal];
         k--;
         fprintf(stderr, "arena: a worker stopped (%s %d); starting another\n",
@@ -244,12 +316,9 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
         return 0;
     worker *w = find_worker(p, id, idlen);
     if (!strcmp(type, "ready")) {
-        if (!w && p->nworkers < MAX_WORKERS && idlen <= sizeof w->identity) {
-            w = &p->workers[p->nworkers++];
-            memset(w, 0, sizeof *w);
+        if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
             memcpy(w->identity, id, idlen);
             w->identity_len = idlen;
-            w->busy = -1;
             int64_t pid = 0;
             mps_get_int(m, "pid", &pid);
             for (int k = 0; k < p->nlocal; k++)
@@ -262,6 +331,11 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     }
     if (strcmp(type, "result") || !w || w->busy < 0)
         return 0;
+    int64_t job_id;
+    if (mps_get_int(m, "id", &job_id) < 0 || job_id != p->jobs[w->busy].id) {
+        fprintf(stderr, "arena: a worker answered a match it was not given; ignored\n");
+        return 0;
+    }
     int j = w->busy;
     w->busy = -1;
     p->state[j] = 2;
@@ -283,6 +357,7 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
     int64_t t0 = clk_mono_ms();
     for (;;) {
         check_local(p, err, size);
+        probe(p);
         dispatch(p);
         long spent = (long)(clk_mono_ms() - t0);
         if (spent >= timeout_ms)
@@ -318,6 +393,8 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
 
 int arena_pool_pending(const arena_pool *p) { return p->pending; }
 
+const char *arena_pool_listening(const arena_pool *p) { return p->listening; }
+
 int arena_pool_workers(const arena_pool *p)
 {
     int n = 0;
@@ -331,12 +408,7 @@ void arena_pool_stop(arena_pool *p)
     if (!p)
         return;
     if (p->sock) {
-        p->sb.size = 0;
-        msgpack_packer pk;
-        msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
-        msgpack_pack_map(&pk, 1);
-        mpw_str(&pk, "type");
-        mpw_str(&pk, "stop");
+        pack_type(p, "stop");
         for (int i = 0; i < p->nworkers; i++)
             if (!p->workers[i].gone)
                 send_to(p, &p->workers[i]);

@@ -7,7 +7,8 @@
  * with the arena. Jobs wait in a queue and go to whichever worker says it
  * is ready; a local worker that dies mid-match is replaced and its job
  * handed out again, so a match is either finished and reported, or played
- * again from scratch.
+ * again from scratch. The same holds for a remote worker whose connection
+ * is lost (its machine or container killed, the network cut).
  */
 #ifndef ARENA_POOL_H
 #define ARENA_POOL_H
@@ -37,7 +38,8 @@ typedef struct arena_job_result {
 } arena_job_result;
 
 /* Starts `workers` local workers running `referee`; `listen` (may be NULL)
- * also accepts remote workers there. NULL with err on failure. */
+ * also accepts remote workers there (and then `workers` may be 0). NULL
+ * with err on failure. */
 arena_pool *arena_pool_start(int workers, const char *referee, const char *listen,
                              char *err, size_t size);
 int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
@@ -46,6 +48,9 @@ int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
 int  arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms,
                      char *err, size_t size);
 int  arena_pool_pending(const arena_pool *p);    /* submitted, not yet returned */
+/* The remote workers' endpoint as bound (tcp://0.0.0.0:7000, its port
+ * resolved when `listen` asked for any: tcp://127.0.0.1:*), or "". */
+const char *arena_pool_listening(const arena_pool *p);
 int  arena_pool_workers(const arena_pool *p);    /* workers that said ready */
 void arena_pool_stop(arena_pool *p);              /* stops and reaps every worker */
 void arena_job_result_free(arena_job_result *r);

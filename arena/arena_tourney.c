@@ -311,6 +311,9 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
             free(stored);
             goto out;
         }
+        if (run->listen)
+            fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
+                    arena_pool_listening(pool));
         for (int i = 0; i < total; i++)
             if (!stored[i]) {
                 arena_job job;

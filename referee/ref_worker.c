@@ -7,9 +7,16 @@
  * record as text, the one source of truth the arena stores and verifies.
  * A job the referee cannot run at all (bad options, no sockets) comes back
  * as an error, never as a silently missing match.
+ *
+ * Every new connection to the arena hears `ready`: the first, and each one
+ * after a restart of the arena or a broken network, since the arena on the
+ * other side then knows nothing of this worker. A worker with --stay is a
+ * service: a `stop` ends the tournament, not the worker, which waits for
+ * the next arena at the same address.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,21 +146,112 @@ static int play_job(const msgpack_object *job, ref_record *rec, const game_api *
     return rc;
 }
 
-int ref_worker_main(int argc, char **argv)
+typedef struct worker_opts {
+    const char *endpoint;
+    int         stay;       /* a stop ends this arena's session, not the worker */
+    int         verbose;    /* one line per job on stderr */
+} worker_opts;
+
+static const char worker_usage[] =
+    "usage: referee worker --connect ENDPOINT [--stay] [--verbose]\n"
+    "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
+    "  --stay              when the arena says stop, wait for the next one (a service)\n"
+    "  --verbose           log each match on stderr\n";
+
+static int parse_opts(int argc, char **argv, worker_opts *o)
 {
-    const char *endpoint = NULL;
+    memset(o, 0, sizeof *o);
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
-            endpoint = argv[++i];
-        else {
-            fprintf(stderr, "referee: usage: referee worker --connect ENDPOINT\n");
-            return 2;
+            o->endpoint = argv[++i];
+        else if (!strcmp(argv[i], "--stay"))
+            o->stay = 1;
+        else if (!strcmp(argv[i], "--verbose"))
+            o->verbose = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(worker_usage, stdout);
+            return 1;
+        } else {
+            fprintf(stderr, "referee: worker: unknown option '%s' (see referee worker --help)\n",
+                    argv[i]);
+            return -1;
         }
     }
-    if (!endpoint) {
+    if (!o->endpoint) {
         fprintf(stderr, "referee: worker needs --connect ENDPOINT (the arena's address)\n");
-        return 2;
+        return -1;
     }
+    return 0;
+}
+
+/* Plays one job message and answers it. */
+static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
+                    const worker_opts *o)
+{
+    int64_t id = -1;
+    uint64_t seed = 0;
+    mps_get_int(job, "id", &id);
+    mps_get_u64(job, "seed", &seed);
+    ref_record rec;
+    ref_record_init(&rec);
+    char err[512] = "";
+    int64_t started = clk_wall_ms();
+    const game_api *g = NULL;
+    int played = play_job(job, &rec, &g, err, sizeof err);
+    int64_t finished = clk_wall_ms();
+    char *text = played == 0 ? record_text(&rec, g) : NULL;
+    send_result(sock, sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
+                started, finished);
+    if (o->verbose)
+        fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": %s%s, %zu decisions,"
+                " %.1f s\n", id, seed, played == 0 ? rec.reason : "not played: ",
+                played == 0 ? "" : err, rec.ndecisions, (double)(finished - started) / 1000);
+    free(text);
+    ref_record_free(&rec);
+}
+
+/* Events of the link: each new connection (the first, or one after the
+ * arena restarted or the network broke) must hear `ready`, because the
+ * arena on the other side may never have heard of this worker. */
+static void *watch_link(void *ctx, void *sock)
+{
+    char addr[64];
+    snprintf(addr, sizeof addr, "inproc://worker-link-%p", sock);
+    if (zmq_socket_monitor(sock, addr, ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+                                       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+                                       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL) < 0)
+        return NULL;
+    void *mon = zmq_socket(ctx, ZMQ_PAIR);
+    if (zmq_connect(mon, addr) < 0) {
+        zmq_close(mon);
+        return NULL;
+    }
+    return mon;
+}
+
+/* Reads one monitor event: its number, or -1. */
+static int link_event(void *mon)
+{
+    zmq_msg_t m;
+    zmq_msg_init(&m);
+    int event = -1;
+    if (zmq_msg_recv(&m, mon, 0) >= 0 && zmq_msg_size(&m) >= 6) {
+        uint16_t e;
+        memcpy(&e, zmq_msg_data(&m), sizeof e);
+        event = e;
+    }
+    while (zmq_msg_more(&m) && zmq_msg_recv(&m, mon, 0) >= 0)
+        ;   /* the endpoint frame */
+    zmq_msg_close(&m);
+    return event;
+}
+
+int ref_worker_main(int argc, char **argv)
+{
+    worker_opts o;
+    int parsed = parse_opts(argc, argv, &o);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     /* A worker the arena started stops when the arena dies, however it
      * dies: SIGTERM, whose handler (referee.c) kills the bots first. */
     if (getenv("ARENA_WORKER_PARENT")) {
@@ -162,57 +260,70 @@ int ref_worker_main(int argc, char **argv)
             return 1;
     }
     void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
-    int linger = 1000, ivl = 2000, timeout = 10000;
+    int linger = 1000, ivl = 2000, timeout = 10000, reconnect_max = 5000;
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
-    if (zmq_connect(sock, endpoint) < 0) {
-        fprintf(stderr, "referee: cannot connect to %s: %s\n", endpoint, zmq_strerror(errno));
+    zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &reconnect_max, sizeof reconnect_max);
+    void *mon = watch_link(ctx, sock);
+    if (!mon || zmq_connect(sock, o.endpoint) < 0) {
+        fprintf(stderr, "referee: cannot connect to %s: %s\n", o.endpoint, zmq_strerror(errno));
+        if (mon)
+            zmq_close(mon);
+        zmq_close(sock);
+        zmq_ctx_term(ctx);
         return 1;
     }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    send_ready(sock, &sb);
     int rc = 0;
     for (;;) {
+        zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { mon, 0, ZMQ_POLLIN, 0 } };
+        if (zmq_poll(items, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            rc = 1;
+            break;
+        }
+        if (items[1].revents & ZMQ_POLLIN) {
+            int event = link_event(mon);
+            if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
+                send_ready(sock, &sb);
+            else if (event > 0)
+                fprintf(stderr, "referee worker: the arena at %s refused this worker (%s)\n",
+                        o.endpoint, event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+                                        ? "wrong or unknown key" : "protocol mismatch");
+            continue;
+        }
+        if (!(items[0].revents & ZMQ_POLLIN))
+            continue;
         zmq_msg_t m;
         zmq_msg_init(&m);
         if (zmq_msg_recv(&m, sock, 0) < 0) {
             zmq_msg_close(&m);
+            if (errno == EINTR)
+                continue;
             rc = 1;
             break;
         }
-        msgpack_unpacked job;
-        int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &job) == 0;
+        msgpack_unpacked msg;
+        int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &msg) == 0;
         zmq_msg_close(&m);
         char type[16] = "";
         if (ok)
-            mps_get_str(&job.data, "type", type, sizeof type);
-        if (!ok || strcmp(type, "job")) {
-            if (ok)
-                msgpack_unpacked_destroy(&job);
-            if (!strcmp(type, "stop"))
-                break;
-            fprintf(stderr, "referee: worker: unexpected message from the arena\n");
-            continue;
-        }
-        int64_t id = -1;
-        mps_get_int(&job.data, "id", &id);
-        ref_record rec;
-        ref_record_init(&rec);
-        char err[512] = "";
-        int64_t started = clk_wall_ms();
-        const game_api *g = NULL;
-        int played = play_job(&job.data, &rec, &g, err, sizeof err);
-        int64_t finished = clk_wall_ms();
-        msgpack_unpacked_destroy(&job);
-        char *text = played == 0 ? record_text(&rec, g) : NULL;
-        send_result(sock, &sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
-                    started, finished);
-        free(text);
-        ref_record_free(&rec);
+            mps_get_str(&msg.data, "type", type, sizeof type);
+        if (!strcmp(type, "job"))
+            run_job(sock, &sb, &msg.data, &o);
+        else if (strcmp(type, "ping") && strcmp(type, "stop"))
+            fprintf(stderr, "referee worker: unexpected message from the arena\n");
+        if (ok)
+            msgpack_unpacked_destroy(&msg);
+        if (!strcmp(type, "stop") && !o.stay)
+            break;
     }
     msgpack_sbuffer_destroy(&sb);
+    zmq_socket_monitor(sock, NULL, 0);
+    zmq_close(mon);
     zmq_close(sock);
     zmq_ctx_term(ctx);
     return rc;

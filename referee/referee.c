@@ -31,7 +31,7 @@ static const char usage_text[] =
     "       referee replay FILE\n"
     "       referee show FILE\n"
     "       referee bench [--games N] [--bot CMD]\n"
-    "       referee worker --connect ENDPOINT      play matches an arena hands out\n"
+    "       referee worker --connect ENDPOINT [--stay] [--verbose]   play matches an arena hands out\n"
     "\n"
     "play options:\n"
     "  --seed N            match seed (default 1)\n"

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# test_arena_remote.sh - remote workers over TCP, end to end: an arena with
+# no workers of its own (--concurrency 0 --listen tcp://127.0.0.1:*) and
+# real `referee worker` processes that connect to it, as workers in other
+# containers or on other machines do.
+#
+# usage: test_arena_remote.sh ARENA REFEREE RANDOM GREEDY [TEST...]
+#
+# - killed:  a worker killed -9 in the middle of a match: its match is
+#            handed to another worker, every match is stored once, and the
+#            killed worker's bots die with it;
+# - stay:    a worker with --stay outlives its arena and serves the next one
+#            at the same address (an arena restarted by its orchestrator);
+# - strange: a peer that answers a match it was not given is ignored, and
+#            the match it held goes to a real worker when it leaves.
+set -euo pipefail
+
+if [ $# -lt 4 ]; then
+  echo "usage: $0 ARENA REFEREE RANDOM GREEDY [TEST...]" >&2
+  exit 2
+fi
+ARENA=$(readlink -f "$1") REFEREE=$(readlink -f "$2") RANDOM_BOT=$(readlink -f "$3")
+GREEDY_BOT=$(readlink -f "$4")
+shift 4
+PYTHON=/usr/bin/python3
+[ -x "$PYTHON" ] || PYTHON=$(command -v python3)
+
+ROOT=$(mktemp -d "${TMPDIR:-/tmp}/arena-remote.XXXXXX")
+PIDS=()
+cleanup() {
+  local p
+  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  for p in $(procs_with "$ROOT/" | cut -d' ' -f1); do kill -9 "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$ROOT"
+}
+trap cleanup EXIT
+
+CURRENT= T= DB=
+fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
+note() { echo "  [$CURRENT] $*"; }
+new_test() {
+  CURRENT=$1 T=$ROOT/$1 DB=$ROOT/$1/arena.db
+  mkdir -p "$T"
+  echo "== $1"
+}
+ar() { "$ARENA" --db "$DB" "$@"; }
+
+add_two() {
+  ar bot add r --cmd "$RANDOM_BOT" >/dev/null
+  ar bot add g --cmd "$GREEDY_BOT" >/dev/null
+}
+
+# Starts `arena tournament ARGS` in the background, listening on $LISTEN
+# (default: any port), stderr in $T/arena.err; sets ARENA_PID and ENDPOINT,
+# the address it printed for workers.
+start_arena() {
+  ar tournament --quiet --concurrency 0 --listen "${LISTEN:-tcp://127.0.0.1:*}" "$@" \
+    >"$T/arena.out" 2>"$T/arena.err" &
+  ARENA_PID=$!
+  PIDS+=("$ARENA_PID")
+  local i
+  for i in $(seq 200); do
+    ENDPOINT=$(sed -n 's/^arena: workers connect to \(tcp:[^ ]*\) .*/\1/p' "$T/arena.err")
+    [ -n "$ENDPOINT" ] && return 0
+    kill -0 "$ARENA_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  cat "$T/arena.err" >&2
+  fail "the arena printed no endpoint for workers"
+}
+
+# Starts a worker; WORKER_PID. Its log is $T/$1.log.
+start_worker() {
+  local name=$1
+  shift
+  "$REFEREE" worker --connect "$ENDPOINT" --verbose "$@" 2>"$T/$name.log" &
+  WORKER_PID=$!
+  PIDS+=("$WORKER_PID")
+}
+
+# Waits (at most $2 seconds) for pid $1 to exit; its status in WAITED.
+wait_exit() {
+  local i
+  for i in $(seq $(($2 * 20))); do
+    kill -0 "$1" 2>/dev/null || { WAITED=0; wait "$1" || WAITED=$?; return 0; }
+    sleep 0.05
+  done
+  fail "process $1 still running after $2 s"
+}
+
+# Waits for the arena to finish, successfully.
+arena_done() {
+  wait_exit "$ARENA_PID" 60
+  [ "$WAITED" -eq 0 ] || fail "the arena failed: $(cat "$T/arena.err")"
+}
+
+jobs_in() { grep -c '^referee worker: job ' "$T/$1.log" || true; }
+stored() { ar matches --format csv | tail -n +2 | grep -c . || true; }
+
+# Live processes whose command line contains $1 (read from /proc).
+procs_with() {
+  local d args
+  for d in /proc/[0-9]*; do
+    args=()
+    mapfile -d '' args 2>/dev/null <"$d/cmdline" || continue
+    [ ${#args[@]} -gt 0 ] && [[ "${args[*]}" == *"$1"* ]] && echo "${d#/proc/} ${args[*]}"
+  done
+  return 0
+}
+
+# ---- tests ------------------------------------------------------------------
+
+test_no_listen() {
+  new_test no_listen
+  add_two
+  local rc=0
+  ar tournament --concurrency 0 >"$T/out" 2>&1 || rc=$?
+  [ "$rc" -ne 0 ] || fail "--concurrency 0 without --listen was accepted"
+  [ "$(wc -l <"$T/out")" -eq 1 ] && grep -q -- "--listen" "$T/out" ||
+    fail "expected one line naming --listen, got: $(cat "$T/out")"
+}
+
+test_killed() {
+  new_test killed
+  # The first match's second bot sleeps (holding its seat) until its worker
+  # is killed; every later start of it is the greedy bot.
+  ar bot add r --cmd "$RANDOM_BOT" >/dev/null
+  ln -s "$(command -v sleep)" "$T/hold"
+  printf 'if [ -e %s/held ]; then exec %s; fi\ntouch %s/held\nexec %s/hold 60\n' \
+    "$T" "$GREEDY_BOT" "$T" "$T" >"$T/held.sh"
+  ar bot add s --cmd "sh $T/held.sh" >/dev/null
+  start_arena --games 4
+  start_worker a
+  local a=$WORKER_PID i
+  for i in $(seq 400); do [ -e "$T/held" ] && break; sleep 0.05; done
+  [ -e "$T/held" ] || fail "worker a never started a match"
+  kill -9 "$a"
+  start_worker b
+  arena_done
+  grep -q "went away; match [0-9]* goes to another worker" "$T/arena.err" ||
+    fail "the arena did not hand the killed worker's match out again: $(cat "$T/arena.err")"
+  [ "$(stored)" -eq 4 ] || fail "expected 4 stored matches, got $(stored)"
+  [ "$(jobs_in a)" -eq 0 ] || fail "the killed worker reported a match"
+  [ "$(jobs_in b)" -eq 4 ] || fail "worker b played $(jobs_in b) matches, not 4"
+  ar check >/dev/null || fail "arena check failed"
+  ar matches --format csv | grep -q -E ',(timeout|crash|disconnect),' &&
+    fail "a forfeit was stored: $(ar matches)"
+  # (Whether the held bot dies with its worker is the sandbox's business:
+  # in a container, the container's end takes every process with it.)
+  note "killed mid-match; the match was played again by another worker"
+}
+
+test_stay() {
+  new_test stay
+  add_two
+  start_arena --games 2
+  start_worker w --stay
+  local w=$WORKER_PID
+  arena_done
+  kill -0 "$w" 2>/dev/null || fail "the worker left with its first arena"
+  # The next arena on the same address: the worker reconnects and says
+  # ready again, without being restarted.
+  LISTEN=$ENDPOINT start_arena --games 2 --seed 9
+  arena_done
+  [ "$(jobs_in w)" -eq 4 ] || fail "the worker played $(jobs_in w) matches, not 4"
+  kill -TERM "$w"
+  wait_exit "$w" 10
+  note "one worker served two arenas in a row"
+}
+
+test_strange() {
+  new_test strange
+  add_two
+  start_arena --games 2
+  # A peer that says ready, takes a match, answers another one with a
+  # made-up record, and leaves.
+  "$PYTHON" - "$ENDPOINT" >"$T/peer.out" 2>&1 <<'EOF' || fail "peer: $(cat "$T/peer.out")"
+import sys, zmq, msgpack
+s = zmq.Context().socket(zmq.DEALER)
+s.setsockopt(zmq.LINGER, 2000)
+s.connect(sys.argv[1])
+s.send(msgpack.packb({"type": "ready", "protocol": 1, "pid": 1}))
+if not s.poll(20000):
+    sys.exit("no job came")
+job = msgpack.unpackb(s.recv())
+assert job["type"] == "job", job
+s.send(msgpack.packb({"type": "result", "id": job["id"] + 100, "error": None,
+                      "record": "forged", "started_ms": 0, "finished_ms": 0}))
+s.close()
+EOF
+  start_worker w
+  arena_done
+  grep -q "answered a match it was not given; ignored" "$T/arena.err" ||
+    fail "the made-up answer was not reported: $(cat "$T/arena.err")"
+  [ "$(stored)" -eq 2 ] && [ "$(jobs_in w)" -eq 2 ] ||
+    fail "expected the real worker to play both matches: $(stored) stored, $(jobs_in w) played"
+  ar check >/dev/null || fail "arena check failed"
+  note "a made-up answer was ignored; the held match went to a real worker"
+}
+
+ALL=(no_listen killed stay strange)
+for t in "${@:-${ALL[@]}}"; do "test_$t"; done
+echo "test_arena_remote: all passed"
