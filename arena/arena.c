@@ -32,6 +32,7 @@
 #include "game.h"
 #include "ref_match.h"
 #include "ref_record.h"
+#include "zauth.h"
 
 static const char *db_path = "arena.db";
 
@@ -169,6 +170,8 @@ static const char tournament_help[] =
     "  --listen ENDPOINT   also take remote workers (tcp://*:7000; port * picks one, shown):\n"
     "                      referee worker --connect tcp://HOST:PORT; a lost worker's match\n"
     "                      is handed out again\n"
+    "  --curve-key FILE    encrypt the workers' link and admit only the workers whose\n"
+    "  --curve-workers FILE  public keys FILE lists (arena keygen; docker/README.md)\n"
     "  --referee PATH      the referee binary (default: next to this one)\n"
     "  --quiet             no progress, no standings\n"
     "Running the same command again resumes it: stored matches are not played twice.\n";
@@ -213,7 +216,8 @@ static int cmd_tournament(int argc, char **argv)
         static const char *const valued[] = {
             "--format", "--games", "--concurrency", "--seed", "--elo-k", "--setup",
             "--royal-guard", "--round-limit", "--move-ms", "--bank-ms", "--handshake-ms",
-            "--strikes", "--listen", "--referee", "--players", "--memory-mb", NULL };
+            "--strikes", "--listen", "--referee", "--players", "--memory-mb", "--curve-key",
+            "--curve-workers", NULL };
         int known = 0;
         for (int k = 0; valued[k]; k++)
             known = known || !strcmp(f, valued[k]);
@@ -264,7 +268,11 @@ static int cmd_tournament(int argc, char **argv)
                             val);
             spec.memory_mb = v;
         } else if (!strcmp(f, "--listen")) {
-            run.listen = val;
+            run.remote.listen = val;
+        } else if (!strcmp(f, "--curve-key")) {
+            run.remote.curve_key = val;
+        } else if (!strcmp(f, "--curve-workers")) {
+            run.remote.curve_workers = val;
         } else if (!strcmp(f, "--referee")) {
             snprintf(referee, sizeof referee, "%s", val);
         } else {
@@ -276,8 +284,11 @@ static int cmd_tournament(int argc, char **argv)
                 return fail("%s", why);
         }
     }
-    if (run.concurrency == 0 && !run.listen)
+    if (run.concurrency == 0 && !run.remote.listen)
         return fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
+    if ((run.remote.curve_key || run.remote.curve_workers) &&
+        !(run.remote.curve_key && run.remote.curve_workers && run.remote.listen))
+        return fail("--curve-key and --curve-workers go together, with --listen");
     /* Team games are the 4-player game; the 4-player game is team games. */
     g->options_format(gopts, spec.options, sizeof spec.options);
     int four = strstr(spec.options, "players=4") != NULL;
@@ -668,7 +679,28 @@ static const char usage[] =
     "  check                  stored ratings against a recompute from the matches\n"
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2\n"
+    "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
     "Each command takes --help.\n";
+
+/* arena keygen PATH: the arena's key pair, or a worker's. */
+static int cmd_keygen(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        printf("usage: arena keygen PATH\n"
+               "Writes a CURVE key pair: PATH (the secret key, mode 0600) and PATH.pub.\n"
+               "The arena takes its own with --curve-key PATH and lists its workers' .pub\n"
+               "keys in the file given to --curve-workers; each worker takes\n"
+               "--curve-server ARENA.pub --curve-key ITS_PATH (docker/README.md).\n");
+        return 0;
+    }
+    if (argc != 1 || argv[0][0] == '-')
+        return fail("keygen needs exactly one PATH");
+    char err[512];
+    if (zauth_keygen(argv[0], err, sizeof err) < 0)
+        return fail("%s", err);
+    printf("wrote %s (secret) and %s.pub\n", argv[0], argv[0]);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -710,6 +742,8 @@ int main(int argc, char **argv)
         return cmd_check(n, rest);
     if (!strcmp(cmd, "sprt"))
         return cmd_sprt(n, rest);
+    if (!strcmp(cmd, "keygen"))
+        return cmd_keygen(n, rest);
     if (!strcmp(cmd, "bench")) {
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
         cli_sibling("../referee/referee", referee, sizeof referee);

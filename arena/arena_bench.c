@@ -37,7 +37,7 @@ static double run_once(const char *dir, int concurrency, int games, const char *
         arena_db_bot_by_name(db, b.name, &b);
         spec.bot[spec.nbots++] = b.id;
     }
-    arena_run run = { concurrency, referee, NULL, 1 };
+    arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1 };
     int64_t tid;
     double t0 = clk_mono_s();
     int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);

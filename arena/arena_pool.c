@@ -50,6 +50,9 @@ struct arena_pool {
     int      *state;              /* per job: 0 queued, 1 running, 2 returned */
     int      njobs, capacity, pending;
     int64_t  probed_ms;           /* when busy workers were last probed */
+    void    *zap;                 /* the key check, with CURVE; else NULL */
+    zauth_key *allowed;           /* the workers' public keys it admits */
+    int      nallowed;
     msgpack_sbuffer sb;
 };
 
@@ -72,9 +75,35 @@ static int start_local(arena_pool *p, char *err, size_t size)
     return 0;
 }
 
-arena_pool *arena_pool_start(int nworkers, const char *referee, const char *listen,
+/* CURVE on the tcp endpoint: the key check first (libzmq asks it during
+ * each handshake), then the server key, set after the ipc endpoint was
+ * bound so that local workers need none. */
+static int start_curve(arena_pool *p, const arena_remote *r, char *err, size_t size)
+{
+    if (!r->curve_key)
+        return 0;
+    zauth_key secret;
+    p->allowed = calloc(ZAUTH_MAX_KEYS, sizeof *p->allowed);
+    if (!p->allowed) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    if (!r->curve_workers) {
+        snprintf(err, size, "a CURVE key needs the workers' public keys too");
+        return -1;
+    }
+    if (zauth_load(r->curve_key, secret, err, size) < 0 ||
+        (p->nallowed = zauth_load_list(r->curve_workers, p->allowed, ZAUTH_MAX_KEYS, err,
+                                       size)) < 0 ||
+        !(p->zap = zauth_handler_open(p->ctx, err, size)))
+        return -1;
+    return zauth_server(p->sock, secret, err, size);
+}
+
+arena_pool *arena_pool_start(int nworkers, const char *referee, const arena_remote *remote,
                              char *err, size_t size)
 {
+    const char *listen = remote ? remote->listen : NULL;
     if (access(referee, X_OK) != 0) {
         snprintf(err, size, "cannot run the referee at %s (build it, or give --referee PATH)",
                  referee);
@@ -112,6 +141,8 @@ arena_pool *arena_pool_start(int nworkers, const char *referee, const char *list
         snprintf(err, size, "cannot bind %s: %s", p->endpoint, zmq_strerror(errno));
         goto fail;
     }
+    if (listen && start_curve(p, remote, err, size) < 0)
+        goto fail;
     if (listen && zmq_bind(p->sock, listen) < 0) {
         snprintf(err, size, "cannot listen on %s: %s", listen, zmq_strerror(errno));
         goto fail;
@@ -362,15 +393,17 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
         long spent = (long)(clk_mono_ms() - t0);
         if (spent >= timeout_ms)
             return 0;
-        zmq_pollitem_t item = { p->sock, 0, ZMQ_POLLIN, 0 };
+        zmq_pollitem_t items[2] = { { p->sock, 0, ZMQ_POLLIN, 0 }, { p->zap, 0, ZMQ_POLLIN, 0 } };
         long wait = timeout_ms - spent < 100 ? timeout_ms - spent : 100;
-        if (zmq_poll(&item, 1, wait) < 0) {
+        if (zmq_poll(items, p->zap ? 2 : 1, wait) < 0) {
             if (errno == EINTR)
                 continue;
             snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
             return -1;
         }
-        if (!(item.revents & ZMQ_POLLIN))
+        if (p->zap && (items[1].revents & ZMQ_POLLIN))
+            zauth_handle(p->zap, p->allowed, p->nallowed);
+        if (!(items[0].revents & ZMQ_POLLIN))
             continue;
         zmq_msg_t id, body;
         zmq_msg_init(&id);
@@ -428,6 +461,9 @@ void arena_pool_stop(arena_pool *p)
     }
     if (p->sock)
         zmq_close(p->sock);
+    if (p->zap)
+        zmq_close(p->zap);
+    free(p->allowed);
     if (p->ctx)
         zmq_ctx_term(p->ctx);
     if (p->dir[0]) {

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "zauth.h"
 
 typedef struct arena_pool arena_pool;
 
@@ -37,10 +38,20 @@ typedef struct arena_job_result {
     int64_t started_ms, finished_ms;
 } arena_job_result;
 
-/* Starts `workers` local workers running `referee`; `listen` (may be NULL)
- * also accepts remote workers there (and then `workers` may be 0). NULL
- * with err on failure. */
-arena_pool *arena_pool_start(int workers, const char *referee, const char *listen,
+/* Where remote workers connect, and how they prove who they are (CURVE,
+ * common/zauth.h): with a key, only the listed workers are admitted, and
+ * the link is encrypted. The arena's own local workers use ipc:// in a
+ * private directory and need no key. */
+typedef struct arena_remote {
+    const char *listen;           /* tcp://HOST:PORT, or NULL: local workers only */
+    const char *curve_key;        /* the arena's secret key file, or NULL */
+    const char *curve_workers;    /* the admitted workers' public keys, one a line */
+} arena_remote;
+
+/* Starts `workers` local workers running `referee`; remote->listen (remote
+ * may be NULL) also accepts remote workers there (and then `workers` may
+ * be 0). NULL with err on failure. */
+arena_pool *arena_pool_start(int workers, const char *referee, const arena_remote *remote,
                              char *err, size_t size);
 int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
 /* Waits up to timeout_ms for a result: 1 with *out filled (free it with

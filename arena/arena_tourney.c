@@ -306,12 +306,12 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 ndone, total);
     if (remaining > 0) {
         int workers = run->concurrency < remaining ? run->concurrency : remaining;
-        pool = arena_pool_start(workers, run->referee, run->listen, err, size);
+        pool = arena_pool_start(workers, run->referee, &run->remote, err, size);
         if (!pool) {
             free(stored);
             goto out;
         }
-        if (run->listen)
+        if (run->remote.listen)
             fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
                     arena_pool_listening(pool));
         for (int i = 0; i < total; i++)

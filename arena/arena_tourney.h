@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "arena_db.h"
+#include "arena_pool.h"
 
 typedef struct arena_spec {
     int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET */
@@ -26,7 +27,7 @@ typedef struct arena_spec {
 typedef struct arena_run {
     int  concurrency;
     const char *referee;          /* path to the referee binary */
-    const char *listen;           /* extra endpoint for remote workers, or NULL */
+    arena_remote remote;          /* remote workers: endpoint and keys, or none */
     int  quiet;                   /* no progress */
 } arena_run;
 

@@ -30,6 +30,7 @@
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_worker.h"
+#include "zauth.h"
 
 static int send_sb(void *sock, msgpack_sbuffer *sb)
 {
@@ -150,13 +151,17 @@ typedef struct worker_opts {
     const char *endpoint;
     int         stay;       /* a stop ends this arena's session, not the worker */
     int         verbose;    /* one line per job on stderr */
+    const char *curve_server, *curve_key;   /* key files, or NULL */
 } worker_opts;
 
 static const char worker_usage[] =
     "usage: referee worker --connect ENDPOINT [--stay] [--verbose]\n"
+    "                      [--curve-server ARENA.pub --curve-key KEY]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
-    "  --verbose           log each match on stderr\n";
+    "  --verbose           log each match on stderr\n"
+    "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
+    "  --curve-key F       with this worker's secret key (arena keygen)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
@@ -168,6 +173,10 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             o->stay = 1;
         else if (!strcmp(argv[i], "--verbose"))
             o->verbose = 1;
+        else if (!strcmp(argv[i], "--curve-server") && i + 1 < argc)
+            o->curve_server = argv[++i];
+        else if (!strcmp(argv[i], "--curve-key") && i + 1 < argc)
+            o->curve_key = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -179,6 +188,10 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
     }
     if (!o->endpoint) {
         fprintf(stderr, "referee: worker needs --connect ENDPOINT (the arena's address)\n");
+        return -1;
+    }
+    if (!o->curve_server != !o->curve_key) {
+        fprintf(stderr, "referee: worker: --curve-server and --curve-key go together\n");
         return -1;
     }
     return 0;
@@ -197,15 +210,19 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
     char err[512] = "";
     int64_t started = clk_wall_ms();
     const game_api *g = NULL;
+    if (o->verbose)
+        fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
     int played = play_job(job, &rec, &g, err, sizeof err);
     int64_t finished = clk_wall_ms();
     char *text = played == 0 ? record_text(&rec, g) : NULL;
-    send_result(sock, sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
-                started, finished);
+    /* Logged before it is sent: a job logged as unfinished was never
+     * answered (the container test relies on it). */
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": %s%s, %zu decisions,"
                 " %.1f s\n", id, seed, played == 0 ? rec.reason : "not played: ",
                 played == 0 ? "" : err, rec.ndecisions, (double)(finished - started) / 1000);
+    send_result(sock, sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
+                started, finished);
     free(text);
     ref_record_free(&rec);
 }
@@ -265,6 +282,18 @@ int ref_worker_main(int argc, char **argv)
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
     zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &reconnect_max, sizeof reconnect_max);
+    if (o.curve_key) {
+        zauth_key server, secret;
+        char err[512];
+        if (zauth_load(o.curve_server, server, err, sizeof err) < 0 ||
+            zauth_load(o.curve_key, secret, err, sizeof err) < 0 ||
+            zauth_client(sock, server, secret, err, sizeof err) < 0) {
+            fprintf(stderr, "referee: worker: %s\n", err);
+            zmq_close(sock);
+            zmq_ctx_term(ctx);
+            return 2;
+        }
+    }
     void *mon = watch_link(ctx, sock);
     if (!mon || zmq_connect(sock, o.endpoint) < 0) {
         fprintf(stderr, "referee: cannot connect to %s: %s\n", o.endpoint, zmq_strerror(errno));
@@ -276,7 +305,7 @@ int ref_worker_main(int argc, char **argv)
     }
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    int rc = 0;
+    int rc = 0, refused = 0;      /* a refusal is told once, not at every retry */
     for (;;) {
         zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { mon, 0, ZMQ_POLLIN, 0 } };
         if (zmq_poll(items, 2, -1) < 0) {
@@ -287,9 +316,10 @@ int ref_worker_main(int argc, char **argv)
         }
         if (items[1].revents & ZMQ_POLLIN) {
             int event = link_event(mon);
-            if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED)
+            if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
                 send_ready(sock, &sb);
-            else if (event > 0)
+                refused = 0;
+            } else if (event > 0 && !refused++)
                 fprintf(stderr, "referee worker: the arena at %s refused this worker (%s)\n",
                         o.endpoint, event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
                                         ? "wrong or unknown key" : "protocol mismatch");

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test: a normal build; then the unit tests under valgrind, and
 # the whole suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Last, the short form of the container test (scripts/test-containers.sh:
+# podman images, compose and kube play), as root.
 # Usage: scripts/test.sh [--fast] [--long]
-#   --fast  skips valgrind and the sanitizers;
+#   --fast  skips valgrind, the sanitizers and the containers
+#           (ARENA_CONTAINERS=0 skips the containers alone);
 #   --long  runs the long forms of the random-game properties (ten times
 #           the games; ARENA_TEST_LONG=1 for each test that has one).
 set -euo pipefail
@@ -28,4 +31,12 @@ if [ $fast = 0 ]; then
   cmake --build build-asan -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs"
+fi
+
+if [ "$fast" = 0 ] && [ "${ARENA_CONTAINERS:-1}" != 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    scripts/test-containers.sh --short
+  else
+    echo "test.sh: container test skipped: it needs root (rootful podman)"
+  fi
 fi

@@ -12,7 +12,9 @@
 # - stay:    a worker with --stay outlives its arena and serves the next one
 #            at the same address (an arena restarted by its orchestrator);
 # - strange: a peer that answers a match it was not given is ignored, and
-#            the match it held goes to a real worker when it leaves.
+#            the match it held goes to a real worker when it leaves;
+# - curve:   with CURVE keys, only the workers the arena lists get matches:
+#            one with an unlisted key and one with none are refused.
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
@@ -95,7 +97,7 @@ arena_done() {
   [ "$WAITED" -eq 0 ] || fail "the arena failed: $(cat "$T/arena.err")"
 }
 
-jobs_in() { grep -c '^referee worker: job ' "$T/$1.log" || true; }
+jobs_in() { grep '^referee worker: job ' "$T/$1.log" | grep -vc ': playing$' || true; }
 stored() { ar matches --format csv | tail -n +2 | grep -c . || true; }
 
 # Live processes whose command line contains $1 (read from /proc).
@@ -199,6 +201,46 @@ EOF
   note "a made-up answer was ignored; the held match went to a real worker"
 }
 
-ALL=(no_listen killed stay strange)
+test_curve() {
+  new_test curve
+  add_two
+  local k
+  for k in arena listed unlisted; do ar keygen "$T/$k" >/dev/null; done
+  [ "$(stat -c %a "$T/arena")" = 600 ] || fail "the secret key file is not private"
+  { echo "# the workers admitted"; cat "$T/listed.pub"; } >"$T/workers"
+  start_arena --games 2 --curve-key "$T/arena" --curve-workers "$T/workers"
+  start_worker unlisted --curve-server "$T/arena.pub" --curve-key "$T/unlisted"
+  start_worker plain
+  local i
+  for i in $(seq 200); do
+    grep -q "refused" "$T/unlisted.log" && grep -q "refused" "$T/plain.log" && break
+    sleep 0.05
+  done
+  grep -q "refused this worker (wrong or unknown key)" "$T/unlisted.log" ||
+    fail "the unlisted worker was not told: $(cat "$T/unlisted.log")"
+  grep -q "refused this worker" "$T/plain.log" || fail "the keyless worker was not told"
+  start_worker listed --curve-server "$T/arena.pub" --curve-key "$T/listed"
+  arena_done
+  [ "$(jobs_in listed)" -eq 2 ] && [ "$(jobs_in unlisted)" -eq 0 ] && [ "$(jobs_in plain)" -eq 0 ] ||
+    fail "matches went to $(jobs_in listed) listed, $(jobs_in unlisted) unlisted, $(jobs_in plain) plain"
+  [ "$(grep -c refused "$T/unlisted.log")" -eq 1 ] || fail "a refusal was told more than once"
+  # Bad key files and flags: one line, non-zero.
+  echo "not a key" >"$T/bad"
+  local out rc
+  for args in "--curve-key $T/bad --curve-workers $T/workers" "--curve-key $T/arena" \
+              "--curve-key $T/arena --curve-workers $T/bad"; do
+    rc=0
+    # shellcheck disable=SC2086
+    out=$(ar tournament --concurrency 0 --listen "tcp://127.0.0.1:*" $args 2>&1) || rc=$?
+    [ "$rc" -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] || fail "accepted or unclear: $args: $out"
+  done
+  rc=0
+  out=$("$REFEREE" worker --connect tcp://127.0.0.1:1 --curve-server "$T/bad" \
+        --curve-key "$T/listed" 2>&1) || rc=$?
+  [ "$rc" -eq 2 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] || fail "worker took a bad key: $out"
+  note "only the listed worker played; the others were refused"
+}
+
+ALL=(no_listen killed stay strange curve)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# test-containers.sh - the arena in real containers, with podman (as root).
+#
+#   scripts/test-containers.sh [--short | --full]
+#
+# 1. Builds the Debian base (scripts/container-base.sh; skipped once it
+#    exists) and the two images of docker/Dockerfile.
+# 2. compose: docker/compose.yaml under podman-compose: the arena and two
+#    worker containers that reach it over TCP by name play a tournament of
+#    C, Python and JavaScript bots. One worker container is killed in the
+#    middle of a match: its match must be played by the other, every match
+#    stored once, the ratings audit clean. The live WAL database is backed
+#    up with SQLite's online backup, and the copy checked.
+# 3. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod with
+#    its PersistentVolumeClaim, workers as a Deployment of 2 replicas; a
+#    tournament is played to the end. (kube play has no Services: workers
+#    are pointed at the arena pod's name instead of the Service's.)
+# --short (what scripts/test.sh runs) plays 2 games per pairing; --full
+# (the default) plays 4, and scales the kube workers to 3 replicas.
+#
+# Every container, pod, volume and network it makes carries a name unique
+# to the run and is removed at exit, whatever happens; the images' tags too
+# (their layers stay as podman's build cache).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=full
+case "${1:-}" in
+  --short) mode=short ;;
+  --full | "") mode=full ;;
+  *) echo "usage: $0 [--short|--full]" >&2; exit 2 ;;
+esac
+if [ "$(id -u)" -ne 0 ]; then
+  echo "test-containers: needs root (rootful podman)" >&2
+  exit 1
+fi
+scripts/install-container-deps.sh
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$PWD/docker/containers.conf}
+
+R=arena-t$$-$(date +%s)           # every name this run makes starts with it
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/arena-containers.XXXXXX")
+BASE=localhost/debian:bookworm
+ARENA_IMAGE=localhost/arena:$R
+WORKER_IMAGE=localhost/arena-worker:$R
+GAMES=4 KUBE_WORKERS=3
+[ "$mode" = short ] && GAMES=2 KUBE_WORKERS=2
+T0=$(date +%s)
+
+step() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+teardown() {
+  local status=$?
+  [ "$BASHPID" -eq $$ ] || exit $status      # a subshell's exit, not ours
+  set +e
+  if [ $status -ne 0 ]; then
+    echo "test-containers: failed; logs of this run's containers:" >&2
+    for c in $(podman ps -a --filter "name=$R" --format '{{.Names}}'); do
+      echo "---- $c" >&2
+      podman logs --tail 15 "$c" >&2 2>&1
+    done
+  fi
+  for p in $(podman pod ls --filter "name=$R" --format '{{.Name}}'); do
+    podman pod rm -f -t 0 "$p" >/dev/null 2>&1
+  done
+  for c in $(podman ps -a --filter "name=$R" --format '{{.Names}}'); do
+    podman rm -f -t 0 "$c" >/dev/null 2>&1
+  done
+  for v in $(podman volume ls --filter "name=$R" --format '{{.Name}}'); do
+    podman volume rm -f "$v" >/dev/null 2>&1
+  done
+  for n in $(podman network ls --filter "name=$R" --format '{{.Name}}'); do
+    podman network rm -f "$n" >/dev/null 2>&1
+  done
+  podman untag "$ARENA_IMAGE" >/dev/null 2>&1
+  podman untag "$WORKER_IMAGE" >/dev/null 2>&1
+  rm -rf "$WORK"
+  left=$(podman ps -a --filter "name=$R" -q; podman pod ls --filter "name=$R" -q;
+         podman volume ls --filter "name=$R" -q; podman network ls --filter "name=$R" -q)
+  [ -z "$left" ] || { echo "test-containers: left behind: $left" >&2; status=1; }
+  step "done (status $status)"
+  exit $status
+}
+trap teardown EXIT
+trap 'exit 130' INT TERM
+
+# ---- images -------------------------------------------------------------------
+
+step "base image"
+scripts/container-base.sh "$BASE"
+build_args=(--pull=never --build-arg "BASE=$BASE" -f docker/Dockerfile)
+# npm behind a proxy with its own CA: hand the CA to the build as a secret.
+ca=${NODE_EXTRA_CA_CERTS:-$(npm config get cafile 2>/dev/null || true)}
+[ -n "$ca" ] && [ -f "$ca" ] && build_args+=(--secret "id=npm_ca,src=$ca")
+step "image $WORKER_IMAGE"
+podman build -q "${build_args[@]}" --target worker -t "$WORKER_IMAGE" . >/dev/null
+step "image $ARENA_IMAGE"
+podman build -q "${build_args[@]}" --target arena -t "$ARENA_IMAGE" . >/dev/null
+podman image inspect --format '{{.Size}}' "$WORKER_IMAGE" "$ARENA_IMAGE" |
+  awk '{ s = s sprintf(" %d MB", $1 / 1e6) } END { print "   image sizes (worker, arena):" s }'
+
+# ---- helpers ------------------------------------------------------------------
+
+# The bots: the sample ones, and `slow`, which waits 3 s before it plays, so
+# that a worker can be caught in the middle of a match.
+cat docker/bots.conf >"$WORK/bots.conf"
+echo "slow sleep 3; exec /opt/arena/build/agents/greedy" >>"$WORK/bots.conf"
+
+# Polls (every 0.5 s, at most $1 seconds) until the command after it succeeds.
+wait_for() {
+  local limit=$1 i
+  shift
+  for i in $(seq $((limit * 2))); do
+    "$@" && return 0
+    sleep 0.5
+  done
+  return 1
+}
+stored() { podman exec "$1" arena matches --format csv 2>/dev/null | tail -n +2 | grep -c . || true; }
+finished() { podman logs "$1" 2>&1 | grep -q "^tournament [0-9]* finished"; }
+# The job a worker container is playing: its last job line, if that is the
+# start of one (workers log a job's end before they answer it).
+current() {
+  podman logs "$1" 2>&1 | grep '^referee worker: job ' | tail -n 1 |
+    sed -n 's/^referee worker: job \([0-9]*\) .*: playing$/\1/p'
+}
+played() { podman logs "$1" 2>&1 | grep '^referee worker: job ' | grep -vc ': playing$' || true; }
+expect_tournament() {     # container, matches expected
+  wait_for 600 finished "$1" || fail "$1: the tournament did not finish"
+  [ "$(stored "$1")" -eq "$2" ] || fail "$1: $(stored "$1") matches stored, expected $2"
+  podman exec "$1" arena check >/dev/null || fail "$1: arena check failed"
+}
+
+# ---- compose ------------------------------------------------------------------
+
+step "compose: an arena and two workers over TCP ($GAMES games a pairing, 5 bots)"
+sed -e "s/\"--games\", \"10\"/\"--games\", \"$GAMES\"/" docker/compose.yaml >"$WORK/compose.yaml"
+grep -q "\"--games\", \"$GAMES\"" "$WORK/compose.yaml" || fail "compose.yaml: no --games to set"
+compose() {
+  ARENA_IMAGE=$ARENA_IMAGE ARENA_WORKER_IMAGE=$WORKER_IMAGE \
+    podman-compose -p "$R" -f "$WORK/compose.yaml" "$@" >>"$WORK/compose.log" 2>&1
+}
+compose up -d --no-build || { cat "$WORK/compose.log" >&2; fail "podman-compose up"; }
+arena=${R}_arena_1 w1=${R}_worker_1 w2=${R}_worker_2
+matches=$((5 * 4 / 2 * GAMES))
+
+# Kill worker 1 once it has played a match and has been in the middle of
+# another for a second (a match of `slow` lasts over 3 s). Should the match
+# end in the moment before the kill, start the container again and retry.
+caught() { [ "$(played "$w1")" -ge 1 ] && [ -n "$(current "$w1")" ]; }
+job=
+for attempt in 1 2 3; do
+  wait_for 300 caught || fail "worker 1 was never caught in a match"
+  sleep 1
+  j=$(current "$w1")
+  [ -n "$j" ] || continue
+  podman kill "$w1" >/dev/null
+  podman wait "$w1" >/dev/null
+  if [ "$(current "$w1")" = "$j" ]; then job=$j; break; fi
+  podman start "$w1" >/dev/null
+done
+[ -n "$job" ] || fail "worker 1 could not be killed in the middle of a match"
+step "compose: killed $w1 in the middle of job $job"
+# A live backup, while the arena writes: SQLite's online backup API.
+podman exec "$arena" sqlite3 /data/arena.db ".backup /data/backup.db" ||
+  fail "online backup failed"
+[ "$(podman exec "$arena" sqlite3 /data/backup.db 'PRAGMA integrity_check')" = ok ] ||
+  fail "the backup is damaged"
+podman exec "$arena" arena --db /data/backup.db check >/dev/null || fail "arena check of the backup"
+expect_tournament "$arena" "$matches"
+# The killed worker logged the job as unfinished, so it never answered it.
+podman logs "$arena" 2>&1 | grep -q "went away; match $((job + 1)) goes to another worker" ||
+  fail "the arena did not hand job $job out again"
+[ "$(played "$w2")" -ge 1 ] || fail "worker 2 played nothing"
+podman logs "$arena" 2>&1 | sed -n '/^rank/,$p'
+echo "   worker 1 played $(played "$w1") before it was killed, worker 2 $(played "$w2")"
+compose down -v || { cat "$WORK/compose.log" >&2; fail "podman-compose down"; }
+
+# ---- kube play ----------------------------------------------------------------
+
+step "kube: docker/k8s under podman kube play ($KUBE_WORKERS worker replicas)"
+podman network create "$R-net" >/dev/null
+pod=$R-arena-pod-0
+# Unique names, this run's images, fewer games, the pod's name for the
+# Service's, and the replicas.
+kube_edit() {
+  sed -e "s/\(name\|claimName\): arena/\1: $R-arena/g" \
+      -e "s|localhost/arena:latest|$ARENA_IMAGE|; s|localhost/arena-worker:latest|$WORKER_IMAGE|" \
+      -e "s/--games 10 /--games $GAMES /" -e "s|tcp://arena:7000|tcp://$pod:7000|" \
+      -e "s/replicas: 2/replicas: $KUBE_WORKERS/" "$1"
+}
+kube_edit docker/k8s/arena.yaml >"$WORK/arena.yaml"
+kube_edit docker/k8s/workers.yaml >"$WORK/workers.yaml"
+podman kube play --network "$R-net" "$WORK/arena.yaml" >/dev/null
+podman kube play --network "$R-net" "$WORK/workers.yaml" >/dev/null
+nworkers=$(podman pod ls --filter "name=$R-arena-worker-pod" -q | wc -l)
+[ "$nworkers" -eq "$KUBE_WORKERS" ] || fail "$nworkers worker pods, expected $KUBE_WORKERS"
+expect_tournament "$pod-coordinator" $((4 * 3 / 2 * GAMES))
+busy=0
+for c in $(podman ps --filter "name=$R-arena-worker-pod" --format '{{.Names}}'); do
+  [ "$(played "$c")" -ge 1 ] && busy=$((busy + 1))
+done
+echo "   $busy of $KUBE_WORKERS worker pods played matches"
+[ "$busy" -ge 2 ] || fail "fewer than two worker pods played"
+podman exec "$pod-coordinator" arena standings | head -6
+podman kube down "$WORK/workers.yaml" >/dev/null
+podman kube down "$WORK/arena.yaml" >/dev/null
+echo "test-containers: all passed ($mode)"
