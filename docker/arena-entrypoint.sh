@@ -5,9 +5,10 @@
 #      that the database does not have yet: one bot a line, its name and
 #      then its command ("greedy /opt/arena/build/agents/greedy"); lines
 #      starting with # are comments.
-#   2. Runs `arena ARGS` (the image's CMD, a compose `command:` or a pod's
-#      `args:`), or `arena $ARENA_COMMAND` when no arguments are given and
-#      that is set: a tournament today, a ladder or the web later.
+#   2. Runs `arena ARGS` (a compose `command:` or a pod's `args:`), or
+#      `arena $ARENA_COMMAND` when no arguments are given (the image sets a
+#      default; the Kubernetes ConfigMap sets its own): a tournament today,
+#      a ladder or the web later.
 #   3. With ARENA_KEEP_RUNNING=1, stays up after a command that ends (a
 #      tournament), so that an orchestrator does not run it again and the
 #      database stays reachable (kubectl exec ... arena standings).
