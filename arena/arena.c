@@ -313,8 +313,8 @@ static int cmd_tournament(int argc, char **argv)
                         : "no unfinished tournament to resume");
             goto out;
         }
-        if (arena_spec_parse_key(t.key, &spec) < 0) {
-            fail("tournament %" PRId64 " cannot be resumed: unreadable description", t.id);
+        if (arena_spec_from_tournament(&t, &spec) < 0) {
+            fail("tournament %" PRId64 " cannot be resumed: unknown format '%s'", t.id, t.format);
             goto out;
         }
     } else if (nnames) {
@@ -366,7 +366,8 @@ static int cmd_tournament(int argc, char **argv)
     rc = 0;
     if (!run.quiet) {
         printf("tournament %" PRId64 " finished\n\n", tid);
-        if (arena_standings(db, tid, 0, ARENA_TABLE, stdout, err, sizeof err) < 0)
+        arena_match_filter f = { .tournament_id = tid };
+        if (arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
             rc = fail("%s", err);
     }
 out:
@@ -379,7 +380,8 @@ out:
 static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
 {
     arena_match *list;
-    int n = arena_db_match_list(db, tid, 0, &list);
+    arena_match_filter f = { .tournament_id = tid };
+    int n = arena_db_match_list(db, &f, &list);
     if (n < 0)
         return fail("cannot read the matches");
     if (format == ARENA_CSV)
@@ -430,7 +432,7 @@ static int cmd_report(int argc, char **argv, const char *what)
 {
     if (wants_help(argc, argv)) {
         printf("usage: arena %s [--tournament ID] [--format table|csv|json]%s\n", what,
-               !strcmp(what, "standings") ? " [--players 2|4]" : "");
+               !strcmp(what, "standings") ? " [--players N]" : "");
         return 0;
     }
     int64_t tid = 0, players = 0;
@@ -444,8 +446,8 @@ static int cmd_report(int argc, char **argv, const char *what)
             if ((format = arena_report_format(val)) < 0)
                 return fail("--format must be table, csv or json, not '%s'", val);
         } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
-            if (kv_i64(val, 2, 4, &players) < 0 || players == 3)
-                return fail("--players must be 2 or 4, not '%s'", val);
+            if (kv_i64(val, 2, ARENA_MAX_SEATS, &players) < 0)
+                return fail("--players must be 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
         } else {
             return fail("unknown option '%s' (see arena %s --help)", argv[i], what);
         }
@@ -456,16 +458,17 @@ static int cmd_report(int argc, char **argv, const char *what)
         return 2;
     char err[512];
     arena_tournament t;
+    arena_match_filter f = { .tournament_id = tid, .seats = (int)players };
     int rc = 0;
     if (tid && arena_db_tournament_get(db, tid, &t) != 0)
         rc = fail("no tournament %" PRId64, tid);
     else if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
     else if (!strcmp(what, "crosstable") &&
-             arena_crosstable(db, tid, format, stdout, err, sizeof err) < 0)
+             arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0)
         rc = fail("%s", err);
     else if (!strcmp(what, "standings") &&
-             arena_standings(db, tid, (int)players, format, stdout, err, sizeof err) < 0)
+             arena_standings(db, &f, format, stdout, err, sizeof err) < 0)
         rc = fail("%s", err);
     arena_db_close(db);
     return rc;
@@ -544,7 +547,7 @@ static int cmd_rerun(int argc, char **argv)
     arena_tournament t;
     arena_spec spec;
     if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&
-        arena_spec_parse_key(t.key, &spec) == 0) {
+        arena_spec_from_tournament(&t, &spec) == 0) {
         c.move_ms = spec.move_ms;
         c.bank_ms = spec.bank_ms;
         c.handshake_ms = spec.handshake_ms;
@@ -660,7 +663,8 @@ static int cmd_sprt(int argc, char **argv)
     else if (a.id == b.id)
         rc = fail("a bot cannot be tested against itself");
     else {
-        int v = arena_sprt(db, a.id, b.id, tid, &p, stdout, err, sizeof err);
+        arena_match_filter f = { .tournament_id = tid };
+        int v = arena_sprt(db, a.id, b.id, &f, &p, stdout, err, sizeof err);
         rc = v == -2 ? fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
     }
     arena_db_close(db);

@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "arena_db_internal.h"
+#include "game.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -29,7 +30,19 @@
  * Times are Unix milliseconds. Seeds are 64-bit patterns stored as signed
  * INTEGER; hashes are 16 lower-case hex digits. Bots are never deleted
  * (removed_at marks them) so every match keeps its bots.
+ *
+ * A migration is one script: it runs in one transaction with foreign keys
+ * off, then `PRAGMA foreign_key_check` must find nothing (SQLite's 12-step
+ * ALTER procedure, https://sqlite.org/lang_altertable.html#otheralter).
+ * Scripts may use the named parameters of migrate_params().
  */
+
+/* One field of a schema-1 tournament key ("format=F games=N ... bots=1,2 |
+ * options"), from `head`, the part before " | " with a space in front;
+ * NULL when the field is missing, which the NOT NULL columns then refuse. */
+#define KEY_FIELD(name) \
+    "substr(head, NULLIF(instr(head, ' " name "='), 0) + length(' " name "='))"
+
 static const char *const migrations[] = {
     /* 1: the first schema */
     "CREATE TABLE bots("
@@ -90,6 +103,88 @@ static const char *const migrations[] = {
     "  elo_after REAL NOT NULL,"
     "  PRIMARY KEY (match_id, bot_id)) WITHOUT ROWID;"
     "PRAGMA application_id = 1098010209;",
+
+    /*
+     * 2: any game, any number of seats.
+     * - Tournaments name their game and keep their whole spec in columns
+     *   (read from the schema-1 key); the spec columns are the identity.
+     * - Matches name their game; their seats move to match_seats, one row
+     *   per seat. Schema 1 rated 4 seats as teams 0+2 against 1+3 and 2
+     *   seats one against the other: team = seat % 2 says both.
+     * - Every row written before holds :legacy_game.
+     */
+    "CREATE TABLE tournaments_new("
+    "  id INTEGER PRIMARY KEY,"
+    "  game TEXT NOT NULL,"
+    "  format TEXT NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  bots TEXT NOT NULL,"                    /* entrant ids in order, space-separated */
+    "  move_ms INTEGER NOT NULL,"
+    "  bank_ms INTEGER NOT NULL,"
+    "  handshake_ms INTEGER NOT NULL,"
+    "  strikes INTEGER NOT NULL,"
+    "  elo_k REAL NOT NULL,"
+    "  memory_mb INTEGER NOT NULL,"            /* -1: the referee's default */
+    "  planned INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL,"
+    "  finished_at INTEGER);"
+    "INSERT INTO tournaments_new"
+    " SELECT id, :legacy_game, format, games, options, seed, bots,"
+    "  CAST(" KEY_FIELD("move_ms") " AS INTEGER),"
+    "  CAST(" KEY_FIELD("bank_ms") " AS INTEGER),"
+    "  CAST(" KEY_FIELD("handshake_ms") " AS INTEGER),"
+    "  CAST(" KEY_FIELD("strikes") " AS INTEGER),"
+    "  CAST(" KEY_FIELD("elo_k") " AS REAL),"
+    "  COALESCE(CAST(" KEY_FIELD("memory_mb") " AS INTEGER), -1),"
+    "  planned, created_at, finished_at"
+    " FROM (SELECT *, ' ' || substr(key, 1, NULLIF(instr(key, ' | '), 0)) AS head"
+    "       FROM tournaments);"
+    "DROP TABLE tournaments;"
+    "ALTER TABLE tournaments_new RENAME TO tournaments;"
+    "CREATE UNIQUE INDEX tournaments_spec ON tournaments(game, format, games, options,"
+    "  seed, bots, move_ms, bank_ms, handshake_ms, strikes, elo_k, memory_mb);"
+
+    "CREATE TABLE matches_new("
+    "  id INTEGER PRIMARY KEY,"
+    "  tournament_id INTEGER REFERENCES tournaments(id),"
+    "  game_index INTEGER NOT NULL,"
+    "  game TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seats INTEGER NOT NULL CHECK (seats >= 2),"
+    "  reason TEXT NOT NULL,"
+    "  culprit INTEGER CHECK (culprit BETWEEN 0 AND seats - 1),"
+    "  detail TEXT NOT NULL,"
+    "  decisions INTEGER NOT NULL,"
+    "  hash TEXT NOT NULL CHECK (length(hash) = 16),"
+    "  record TEXT,"
+    "  started_ms INTEGER NOT NULL,"
+    "  finished_ms INTEGER NOT NULL,"
+    "  elo_k REAL NOT NULL,"
+    "  UNIQUE (tournament_id, game_index));"
+    "INSERT INTO matches_new"
+    " SELECT id, tournament_id, game_index, :legacy_game, seed, options, seats, reason,"
+    "  culprit, detail, decisions, hash, record, started_ms, finished_ms, elo_k"
+    " FROM matches;"
+    "CREATE TABLE match_seats("
+    "  match_id INTEGER NOT NULL REFERENCES matches(id),"
+    "  seat INTEGER NOT NULL CHECK (seat >= 0),"
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  team INTEGER NOT NULL CHECK (team >= 0),"
+    "  score REAL NOT NULL,"
+    "  PRIMARY KEY (match_id, seat)) WITHOUT ROWID;"
+    "INSERT INTO match_seats"
+    "       SELECT id, 0, bot0, 0, score0 FROM matches"
+    " UNION ALL SELECT id, 1, bot1, 1, score1 FROM matches"
+    " UNION ALL SELECT id, 2, bot2, 0, score2 FROM matches WHERE seats = 4"
+    " UNION ALL SELECT id, 3, bot3, 1, score3 FROM matches WHERE seats = 4;"
+    "DROP TABLE matches;"
+    "ALTER TABLE matches_new RENAME TO matches;"
+    /* A bot's matches, newest first, a page at a time. */
+    "CREATE INDEX match_seats_bot ON match_seats(bot_id, match_id);"
+    "CREATE INDEX matches_game ON matches(game, seats);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -187,6 +282,73 @@ void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size)
     snprintf(dst, size, "%s", t ? (const char *)t : "");
 }
 
+/* A parameter the statement does not name is a bug in its caller. */
+static int param(sqlite3_stmt *st, const char *name)
+{
+    int i = sqlite3_bind_parameter_index(st, name);
+    assert(i > 0);
+    return i;
+}
+
+int adb_bind_text(sqlite3_stmt *st, const char *name, const char *v)
+{
+    int i = param(st, name);
+    if (i <= 0)
+        return SQLITE_RANGE;
+    return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v)
+{
+    int i = param(st, name);
+    return i > 0 ? sqlite3_bind_int64(st, i, v) : SQLITE_RANGE;
+}
+
+int adb_bind_double(sqlite3_stmt *st, const char *name, double v)
+{
+    int i = param(st, name);
+    return i > 0 ? sqlite3_bind_double(st, i, v) : SQLITE_RANGE;
+}
+
+int adb_grow(void **v, int *cap, int n, size_t elem)
+{
+    if (*v && n < *cap)
+        return 0;
+    int c = *cap ? *cap * 2 : 16;
+    void *w = realloc(*v, (size_t)c * elem);
+    if (!w)
+        return -1;
+    *v = w;
+    *cap = c;
+    return 0;
+}
+
+int adb_collect(sqlite3_stmt *st, int rc, size_t elem, adb_row_fn *row, const void *ctx,
+                void **out)
+{
+    char *v = NULL;
+    int n = 0, cap = 0;
+    *out = NULL;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (adb_grow((void **)&v, &cap, n, elem) != 0) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        memset(v + (size_t)n * elem, 0, elem);
+        row(st, v + (size_t)n++ * elem, ctx);
+        rc = SQLITE_OK;
+    }
+    adb_done(st);
+    if (rc == SQLITE_DONE && adb_grow((void **)&v, &cap, n, elem) != 0)
+        rc = SQLITE_NOMEM;          /* never NULL on success, even for 0 rows */
+    if (rc != SQLITE_DONE) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    return n;
+}
+
 int adb_text_ok(const char *s, size_t size, int nonempty)
 {
     if (!s)
@@ -216,6 +378,7 @@ static int query_int(arena_db *db, const char *sql, int64_t *out)
 
 static const char FOREIGN_TABLES[] =
     "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'";
+/* The tables every schema since the first has. */
 static const char OUR_TABLES[] =
     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
     "('bots', 'tournaments', 'matches', 'ratings', 'rating_history')";
@@ -225,12 +388,14 @@ static const char OUR_TABLES[] =
  * never touched. */
 static int inspect(arena_db *db, const char *path, int *version, char *err, size_t size)
 {
-    int64_t uv = 0, app = 0, tables = 0;
+    int64_t uv = 0, app = 0, tables = 0, ours = 0;
     int rc = query_int(db, "PRAGMA user_version", &uv);
     if (rc == SQLITE_OK)
         rc = query_int(db, "PRAGMA application_id", &app);
     if (rc == SQLITE_OK)
         rc = query_int(db, FOREIGN_TABLES, &tables);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, OUR_TABLES, &ours);
     if ((rc & 0xff) == SQLITE_NOTADB) {
         adb_err(err, size, "%s is not an arena database", path);
         return -1;
@@ -239,7 +404,8 @@ static int inspect(arena_db *db, const char *path, int *version, char *err, size
         adb_err(err, size, "cannot read %s: %s", path, sqlite3_errmsg(db->h));
         return -1;
     }
-    if ((app != 0 && app != ADB_APPLICATION_ID) || (uv == 0 && tables > 0) || uv < 0) {
+    if ((app != 0 && app != ADB_APPLICATION_ID) || (uv == 0 && tables > 0) || uv < 0 ||
+        (uv > 0 && uv <= LATEST && ours != 5)) {
         adb_err(err, size, "%s is not an arena database", path);
         return -1;
     }
@@ -251,18 +417,79 @@ static int inspect(arena_db *db, const char *path, int *version, char *err, size
     return 0;
 }
 
-/* Applies the missing migrations, one transaction each. The version is
+/* Runs every statement of a migration script, binding the named
+ * parameters it uses: 0, or -1 with err. */
+static int exec_script(arena_db *db, const char *sql, char *err, size_t size, const char *what)
+{
+    const game_api *legacy = game_legacy();
+    assert(legacy && legacy->name);
+    const struct { const char *name, *value; } params[] = {
+        { ":legacy_game", legacy->name },
+    };
+    while (*sql) {
+        sqlite3_stmt *st = NULL;
+        const char *tail = NULL;
+        int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, &tail);
+        if (rc == SQLITE_OK && st) {
+            for (int i = 1; rc == SQLITE_OK && i <= sqlite3_bind_parameter_count(st); i++) {
+                const char *name = sqlite3_bind_parameter_name(st, i);
+                size_t k = 0, n = sizeof params / sizeof params[0];
+                while (k < n && !(name && strcmp(name, params[k].name) == 0))
+                    k++;
+                assert(k < n);          /* a script names only parameters we give */
+                rc = k < n ? sqlite3_bind_text(st, i, params[k].value, -1, SQLITE_STATIC)
+                           : SQLITE_RANGE;
+            }
+            while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
+                rc = SQLITE_OK;
+        }
+        if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+            adb_sqlerr(db, err, size, what);
+            sqlite3_finalize(st);
+            return -1;
+        }
+        sqlite3_finalize(st);
+        sql = tail;
+    }
+    return 0;
+}
+
+int adb_foreign_keys_hold(arena_db *db, char *err, size_t size, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "PRAGMA foreign_key_check", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int ret = rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? 1 : -1;
+    if (ret > 0 && sqlite3_column_type(st, 1) == SQLITE_NULL)    /* WITHOUT ROWID */
+        adb_err(err, size, "%s: table %s refers to a missing row of %s", what,
+                (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 2));
+    else if (ret > 0)
+        adb_err(err, size, "%s: table %s, row %lld, refers to a missing row of %s", what,
+                (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1),
+                (const char *)sqlite3_column_text(st, 2));
+    else if (ret < 0)
+        adb_sqlerr(db, err, size, what);
+    sqlite3_finalize(st);
+    return ret;
+}
+
+/* Applies the missing migrations, one transaction each, with foreign keys
+ * off (a table rebuild drops a table others refer to). The version is
  * read again inside each transaction: another process may have migrated
  * while we waited for the write lock. */
 static int migrate(arena_db *db, const char *path, char *err, size_t size)
 {
+    if (exec_simple(db, "PRAGMA foreign_keys = OFF", err, size, "cannot migrate") != 0)
+        return -1;
+    int ret = -1;
     for (;;) {
         if (adb_begin(db, err, size) != 0)
-            return -1;
+            goto out;
         int v;
         if (inspect(db, path, &v, err, size) != 0) {
             adb_rollback(db);
-            return -1;
+            goto out;
         }
         if (v == LATEST) {
             adb_rollback(db);
@@ -271,24 +498,23 @@ static int migrate(arena_db *db, const char *path, char *err, size_t size)
         assert(v >= 0 && v < LATEST);
         char set[64];
         snprintf(set, sizeof set, "PRAGMA user_version = %d", v + 1);
-        char what[64];
-        snprintf(what, sizeof what, "cannot migrate to schema %d", v + 1);
-        if (exec_simple(db, migrations[v], err, size, what) != 0 ||
+        char what[1100];
+        snprintf(what, sizeof what, "cannot migrate %.1024s to schema %d", path, v + 1);
+        if (exec_script(db, migrations[v], err, size, what) != 0 ||
+            adb_foreign_keys_hold(db, err, size, what) != 0 ||
             exec_simple(db, set, err, size, what) != 0) {
             adb_rollback(db);
-            return -1;
+            goto out;
         }
         if (adb_commit(db, err, size) != 0)
-            return -1;
+            goto out;
     }
-    int64_t ours = 0;
-    if (query_int(db, OUR_TABLES, &ours) != SQLITE_OK)
-        return adb_sqlerr(db, err, size, "cannot read the schema");
-    if (ours != 5) {
-        adb_err(err, size, "%s is not an arena database", path);
-        return -1;
-    }
-    return 0;
+    ret = 0;
+out:
+    if (exec_simple(db, "PRAGMA foreign_keys = ON", ret ? NULL : err, ret ? 0 : size,
+                    "cannot enable foreign keys") != 0)
+        ret = -1;
+    return ret;
 }
 
 static int set_pragmas(arena_db *db, char *err, size_t size)
@@ -312,10 +538,7 @@ static int set_pragmas(arena_db *db, char *err, size_t size)
         return -1;
     }
     sqlite3_finalize(st);
-    if (exec_simple(db, "PRAGMA synchronous = NORMAL", err, size, "cannot set synchronous") != 0 ||
-        exec_simple(db, "PRAGMA foreign_keys = ON", err, size, "cannot enable foreign keys") != 0)
-        return -1;
-    return 0;
+    return exec_simple(db, "PRAGMA synchronous = NORMAL", err, size, "cannot set synchronous");
 }
 
 int arena_db_open(arena_db **out, const char *path, int create, char *err, size_t size)
@@ -406,7 +629,8 @@ static int name_ok(const char *name)
 #define BAD_NAME "bot name must be 1-63 characters of letters, digits, '_', '.', '-'"
 
 static const char BOT_INSERT[] =
-    "INSERT INTO bots(name, cmd, cwd, version, added_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+    "INSERT INTO bots(name, cmd, cwd, version, added_at)"
+    " VALUES (:name, :cmd, :cwd, :version, :now)";
 
 int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
 {
@@ -431,12 +655,14 @@ int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
     sqlite3_stmt *st = adb_stmt(db, BOT_INSERT);
     if (!st)
         return adb_sqlerr(db, err, size, "cannot add a bot");
-    int rc = sqlite3_bind_text(st, 1, bot->name, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 2, bot->cmd, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, bot->cwd, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 4, bot->version, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, clk_wall_ms());
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_text(st, ":name", bot->name));
+    ADB_BIND(adb_bind_text(st, ":cmd", bot->cmd));
+    ADB_BIND(adb_bind_text(st, ":cwd", bot->cwd));
+    ADB_BIND(adb_bind_text(st, ":version", bot->version));
+    ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
     /* A single statement is its own transaction. */
     if (rc == SQLITE_CONSTRAINT_UNIQUE) {
         adb_done(st);
@@ -453,7 +679,7 @@ int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
 }
 
 static const char BOT_REMOVE[] =
-    "UPDATE bots SET removed_at = ?2 WHERE name = ?1 AND removed_at IS NULL";
+    "UPDATE bots SET removed_at = :now WHERE name = :name AND removed_at IS NULL";
 
 /* 0 removed; -1 with the reason, also when no registered bot has the name
  * (callers treat any failure alike). */
@@ -470,9 +696,11 @@ int arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size)
     sqlite3_stmt *st = adb_stmt(db, BOT_REMOVE);
     if (!st)
         return adb_sqlerr(db, err, size, "cannot remove a bot");
-    int rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 2, clk_wall_ms());
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_text(st, ":name", name));
+    ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
     if (rc != SQLITE_DONE) {
         adb_sqlerr(db, err, size, "cannot remove a bot");
         adb_done(st);
@@ -488,8 +716,10 @@ int arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size)
 
 #define BOT_COLUMNS "id, name, cmd, cwd, version, removed_at IS NOT NULL"
 
-static void bot_row(sqlite3_stmt *st, arena_bot *b)
+static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
+    (void)ctx;
+    arena_bot *b = out;
     memset(b, 0, sizeof *b);
     b->id = sqlite3_column_int64(st, 0);
     adb_col_text(st, 1, b->name, sizeof b->name);
@@ -505,20 +735,19 @@ static int bot_one(arena_db *db, const char *sql, const char *name, int64_t id, 
     sqlite3_stmt *st = adb_stmt(db, sql);
     if (!st)
         return -1;
-    int rc = name ? sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC)
-                  : sqlite3_bind_int64(st, 1, id);
+    int rc = name ? adb_bind_text(st, ":name", name) : adb_bind_int(st, ":id", id);
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
     int ret = rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
     if (ret == 0 && out)
-        bot_row(st, out);
+        bot_row(st, out, NULL);
     adb_done(st);
     return ret;
 }
 
 static const char BOT_BY_NAME[] =
-    "SELECT " BOT_COLUMNS " FROM bots WHERE name = ?1 AND removed_at IS NULL";
-static const char BOT_BY_ID[] = "SELECT " BOT_COLUMNS " FROM bots WHERE id = ?1";
+    "SELECT " BOT_COLUMNS " FROM bots WHERE name = :name AND removed_at IS NULL";
+static const char BOT_BY_ID[] = "SELECT " BOT_COLUMNS " FROM bots WHERE id = :id";
 
 int arena_db_bot_by_name(arena_db *db, const char *name, arena_bot *out)
 {
@@ -549,25 +778,5 @@ int arena_db_bot_list(arena_db *db, arena_bot **out)
     sqlite3_stmt *st = adb_stmt(db, BOT_LIST);
     if (!st)
         return -1;
-    /* Always a block, even for no bots, so NULL only ever means failure. */
-    int n = 0, cap = 8, rc = SQLITE_ERROR;
-    arena_bot *v = malloc((size_t)cap * sizeof *v);
-    while (v && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == cap) {
-            arena_bot *w = realloc(v, (size_t)cap * 2 * sizeof *v);
-            if (!w)
-                break;
-            v = w;
-            cap *= 2;
-        }
-        bot_row(st, &v[n++]);
-    }
-    if (!v || rc != SQLITE_DONE) {
-        adb_done(st);
-        free(v);
-        return -1;
-    }
-    adb_done(st);
-    *out = v;
-    return n;
+    return adb_collect(st, SQLITE_OK, sizeof **out, bot_row, NULL, (void **)out);
 }

@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ARENA_MAX_SEATS 4
+/* Seats a match may have in memory (the schema itself has no limit) and
+ * bots a tournament may enter. */
+#define ARENA_MAX_SEATS 8
+#define ARENA_MAX_BOTS 64
 #define ARENA_ELO_START 1500.0
 
 typedef struct arena_db arena_db;
@@ -49,21 +52,30 @@ int  arena_db_bot_list(arena_db *db, arena_bot **out);
 
 /* ---- tournaments -------------------------------------------------------- */
 
+/* A tournament is identified by everything that decides its matches and
+ * their ratings: the fields from `game` to `memory_mb`. The same command
+ * gives the same fields, so running it again finds the same tournament. */
 typedef struct arena_tournament {
     int64_t id;
-    char key[1024];           /* canonical description: the same command, the same key */
-    char format[16];          /* round-robin, gauntlet */
+    char game[32];            /* the game's registry name */
+    char format[16];          /* round-robin, gauntlet, teams */
     int  games;               /* per pairing */
     char options[512];        /* game options text, e.g. "players=2 setup=draft ..." */
     uint64_t seed;
-    char bots[512];           /* bot ids in order, space-separated */
+    int  nbots;
+    int64_t bot[ARENA_MAX_BOTS];      /* entrants, in order */
+    int64_t move_ms, bank_ms, handshake_ms;
+    int  strikes;
+    double elo_k;
+    int64_t memory_mb;        /* -1: the referee's default, 0: no limit */
     int  planned;             /* matches in the plan */
     int  done;                /* matches stored (filled by the getters) */
     int  finished;
 } arena_tournament;
 
-/* Finds the tournament with t->key, or creates it; fills t->id (and, when
- * found, every stored field). Returns 0 created, 1 found, -1 error. */
+/* Finds the tournament with t's identifying fields, or creates it; fills
+ * t->id (and, when found, every stored field). Returns 0 created, 1 found,
+ * -1 error. */
 int  arena_db_tournament_open(arena_db *db, arena_tournament *t, char *err, size_t size);
 int  arena_db_tournament_get(arena_db *db, int64_t id, arena_tournament *out);  /* 0, 1, -1 */
 /* The most recent tournament not yet finished: 0, 1 none, -1 error. */
@@ -78,11 +90,13 @@ typedef struct arena_match {
     int64_t id;
     int64_t tournament_id;    /* 0: none (a rerun, the ladder) */
     int  game_index;          /* position in the tournament's plan, -1 if none */
+    char game[32];            /* the game's registry name */
     uint64_t seed;
     char options[512];
-    int  seats;
+    int  seats;               /* 2 .. ARENA_MAX_SEATS; one stored row per seat */
     int64_t bot[ARENA_MAX_SEATS];
-    double score[ARENA_MAX_SEATS];
+    int  team[ARENA_MAX_SEATS];       /* seats of one team win and lose together */
+    double score[ARENA_MAX_SEATS];    /* 1 win, 0.5 draw, 0 loss; teammates alike */
     char reason[32];
     int  culprit;             /* seat, or -1 */
     char detail[256];
@@ -94,15 +108,27 @@ typedef struct arena_match {
 } arena_match;
 
 /* Stores the match and, in the same transaction, updates each seat's bot
- * rating (Elo, K = m->elo_k; with 4 seats each side plays as its average)
- * and appends rating_history rows. Sets m->id. A second match with the
+ * rating (rt_elo_match in ratings/, K = m->elo_k: every team plays as the
+ * mean of its seats) and appends rating_history rows. Sets m->id. A second match with the
  * same (tournament_id, game_index) is refused (returns 1): nothing is
  * ever counted twice. 0 stored, 1 duplicate, -1 error. */
 int  arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size);
 int  arena_db_match_get(arena_db *db, int64_t id, arena_match *out);   /* 0, 1, -1 */
-/* The matches of a tournament (0: all) with `seats` seats (0: any), in the
- * order played, without their records. *out malloc'ed. Count or -1. */
-int  arena_db_match_list(arena_db *db, int64_t tournament_id, int seats, arena_match **out);
+/* Which matches a list or report covers: every field 0 or "" means any. */
+typedef struct arena_match_filter {
+    int64_t tournament_id;
+    char game[32];
+    int  seats;
+} arena_match_filter;
+
+/* The matches `f` selects (NULL: all), in the order played, without their
+ * records. *out malloc'ed. Count or -1. */
+int  arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match **out);
+
+/* The kinds of match `f` selects, each once: a game and a number of seats,
+ * ordered by game name, then seats. *out malloc'ed (each entry's
+ * tournament_id is f's). Count or -1. */
+int  arena_db_match_kinds(arena_db *db, const arena_match_filter *f, arena_match_filter **out);
 void arena_match_free(arena_match *m);                                 /* the record */
 
 /* ---- ratings and results ------------------------------------------------ */
@@ -127,12 +153,10 @@ typedef struct arena_pair_result {
 /* 2-player results aggregated per pair of bots; *out malloc'ed. Count or -1. */
 int  arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out);
 
-/* The Elo rule every stored match is rated by: elo[i] holds seat i's bot's
- * rating and is updated in place (2 seats: head to head; 4 seats: each
- * team plays as its average, each member moves by the team's change). */
-void arena_elo_match(int seats, const int64_t bot[ARENA_MAX_SEATS],
-                     const double score[ARENA_MAX_SEATS], double k,
-                     double elo[ARENA_MAX_SEATS]);
+/* The Elo rule every stored match is rated by (rt_elo_match with the
+ * match's bots as players): elo[i] holds seat i's bot's rating and is
+ * updated in place. 0, or -1 for a match that cannot be rated. */
+int  arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS]);
 
 /* Recomputes every rating from the matches table in id order and compares
  * it with the stored ratings. 0 equal, 1 different (why in err), -1 error. */

@@ -18,35 +18,31 @@
 
 #define ELO_TOLERANCE 1e-9
 
-/* Grows a malloc'ed array to hold at least n + 1 elements: 0 or -1. */
-static int grow(void **v, int *cap, int n, size_t elem)
-{
-    if (*v && n < *cap)
-        return 0;
-    int c = *cap ? *cap * 2 : 16;
-    void *w = realloc(*v, (size_t)c * elem);
-    if (!w)
-        return -1;
-    *v = w;
-    *cap = c;
-    return 0;
-}
-
 /* ---- results ------------------------------------------------------------ */
 
-/* One row per seat played; ?1 = 0 means every match. */
-#define SEATS_CTE \
-    "WITH seat(bot, score) AS (" \
-    " SELECT bot0, score0 FROM matches WHERE ?1 = 0 OR tournament_id = ?1" \
-    " UNION ALL SELECT bot1, score1 FROM matches WHERE ?1 = 0 OR tournament_id = ?1" \
-    " UNION ALL SELECT bot2, score2 FROM matches WHERE bot2 IS NOT NULL AND (?1 = 0 OR tournament_id = ?1)" \
-    " UNION ALL SELECT bot3, score3 FROM matches WHERE bot3 IS NOT NULL AND (?1 = 0 OR tournament_id = ?1)) "
-
-static const char RESULTS[] = SEATS_CTE
-    "SELECT s.bot, b.name, COALESCE(r.elo, ?2), count(*),"
+/* Each bot's seats in the matches of a tournament (:tournament = 0: all). */
+static const char RESULTS[] =
+    "SELECT s.bot_id, b.name, COALESCE(r.elo, :start), count(*),"
     " sum(s.score = 1.0), sum(s.score = 0.5), sum(s.score = 0.0), total(s.score)"
-    " FROM seat s JOIN bots b ON b.id = s.bot LEFT JOIN ratings r ON r.bot_id = s.bot"
-    " GROUP BY s.bot ORDER BY b.name, s.bot";
+    " FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id"
+    " LEFT JOIN ratings r ON r.bot_id = s.bot_id"
+    " WHERE :tournament = 0 OR m.tournament_id = :tournament"
+    " GROUP BY s.bot_id ORDER BY b.name, s.bot_id";
+
+static void result_row(sqlite3_stmt *st, void *out, const void *ctx)
+{
+    (void)ctx;
+    arena_rating *r = out;
+    r->bot_id = sqlite3_column_int64(st, 0);
+    adb_col_text(st, 1, r->name, sizeof r->name);
+    r->elo = sqlite3_column_double(st, 2);
+    r->games = sqlite3_column_int(st, 3);
+    r->wins = sqlite3_column_int(st, 4);
+    r->draws = sqlite3_column_int(st, 5);
+    r->losses = sqlite3_column_int(st, 6);
+    r->points = sqlite3_column_double(st, 7);
+    assert(r->wins + r->draws + r->losses == r->games);   /* scores are validated */
+}
 
 int arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out)
 {
@@ -58,48 +54,35 @@ int arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out)
     sqlite3_stmt *st = adb_stmt(db, RESULTS);
     if (!st)
         return -1;
-    int rc = sqlite3_bind_int64(st, 1, tournament_id);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_double(st, 2, ARENA_ELO_START);
-    arena_rating *v = NULL;
-    int n = 0, cap = 0;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        rc = SQLITE_OK;
-        if (grow((void **)&v, &cap, n, sizeof *v) != 0) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        arena_rating *r = &v[n++];
-        memset(r, 0, sizeof *r);
-        r->bot_id = sqlite3_column_int64(st, 0);
-        adb_col_text(st, 1, r->name, sizeof r->name);
-        r->elo = sqlite3_column_double(st, 2);
-        r->games = sqlite3_column_int(st, 3);
-        r->wins = sqlite3_column_int(st, 4);
-        r->draws = sqlite3_column_int(st, 5);
-        r->losses = sqlite3_column_int(st, 6);
-        r->points = sqlite3_column_double(st, 7);
-        assert(r->wins + r->draws + r->losses == r->games);   /* scores are validated */
-    }
-    adb_done(st);
-    if (rc == SQLITE_DONE && grow((void **)&v, &cap, n, sizeof *v) != 0)
-        rc = SQLITE_NOMEM;          /* never NULL on success, even for 0 rows */
-    if (rc != SQLITE_DONE) {
-        free(v);
-        return -1;
-    }
-    *out = v;
-    return n;
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_int(st, ":tournament", tournament_id));
+    ADB_BIND(adb_bind_double(st, ":start", ARENA_ELO_START));
+    return adb_collect(st, rc, sizeof **out, result_row, NULL, (void **)out);
 }
 
-/* Seat 0's or 1's score, whichever belongs to the lower bot id. */
-#define SCORE_A "(CASE WHEN bot0 < bot1 THEN score0 ELSE score1 END)"
+/* Two-seat matches of two bots, by pair: the lower id is `a`. */
+#define SCORE_A "(CASE WHEN x.bot_id < y.bot_id THEN x.score ELSE y.score END)"
 
 static const char PAIRS[] =
-    "SELECT min(bot0, bot1) AS a, max(bot0, bot1) AS b,"
+    "SELECT min(x.bot_id, y.bot_id) AS a, max(x.bot_id, y.bot_id) AS b,"
     " sum(" SCORE_A " = 1.0), sum(" SCORE_A " = 0.5), sum(" SCORE_A " = 0.0)"
-    " FROM matches WHERE seats = 2 AND bot0 <> bot1 AND (?1 = 0 OR tournament_id = ?1)"
+    " FROM matches m JOIN match_seats x ON x.match_id = m.id AND x.seat = 0"
+    " JOIN match_seats y ON y.match_id = m.id AND y.seat = 1"
+    " WHERE m.seats = 2 AND x.bot_id <> y.bot_id"
+    " AND (:tournament = 0 OR m.tournament_id = :tournament)"
     " GROUP BY a, b ORDER BY a, b";
+
+static void pair_row(sqlite3_stmt *st, void *out, const void *ctx)
+{
+    (void)ctx;
+    arena_pair_result *p = out;
+    p->a = sqlite3_column_int64(st, 0);
+    p->b = sqlite3_column_int64(st, 1);
+    p->a_wins = sqlite3_column_int(st, 2);
+    p->draws = sqlite3_column_int(st, 3);
+    p->b_wins = sqlite3_column_int(st, 4);
+    assert(p->a < p->b);
+}
 
 int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out)
 {
@@ -111,32 +94,8 @@ int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result
     sqlite3_stmt *st = adb_stmt(db, PAIRS);
     if (!st)
         return -1;
-    int rc = sqlite3_bind_int64(st, 1, tournament_id);
-    arena_pair_result *v = NULL;
-    int n = 0, cap = 0;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        rc = SQLITE_OK;
-        if (grow((void **)&v, &cap, n, sizeof *v) != 0) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        arena_pair_result *p = &v[n++];
-        p->a = sqlite3_column_int64(st, 0);
-        p->b = sqlite3_column_int64(st, 1);
-        p->a_wins = sqlite3_column_int(st, 2);
-        p->draws = sqlite3_column_int(st, 3);
-        p->b_wins = sqlite3_column_int(st, 4);
-        assert(p->a < p->b);
-    }
-    adb_done(st);
-    if (rc == SQLITE_DONE && grow((void **)&v, &cap, n, sizeof *v) != 0)
-        rc = SQLITE_NOMEM;
-    if (rc != SQLITE_DONE) {
-        free(v);
-        return -1;
-    }
-    *out = v;
-    return n;
+    int rc = adb_bind_int(st, ":tournament", tournament_id);
+    return adb_collect(st, rc, sizeof **out, pair_row, NULL, (void **)out);
 }
 
 /* ---- the replay check --------------------------------------------------- */
@@ -164,9 +123,6 @@ static int bot_index(const replay *r, int64_t id)
 }
 
 static const char C_BOTS[] = "SELECT id FROM bots ORDER BY id";
-static const char C_MATCHES[] =
-    "SELECT id, seats, bot0, bot1, bot2, bot3, score0, score1, score2, score3, elo_k"
-    " FROM matches ORDER BY id";
 static const char C_HISTORY[] =
     "SELECT match_id, bot_id, elo_before, elo_after FROM rating_history"
     " ORDER BY match_id, bot_id";
@@ -179,7 +135,7 @@ static int load_bots(arena_db *db, replay *r)
         return -1;
     int cap = 0, rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (grow((void **)&r->id, &cap, r->n, sizeof *r->id) != 0) {
+        if (adb_grow((void **)&r->id, &cap, r->n, sizeof *r->id) != 0) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -227,23 +183,15 @@ static int hist_next(hist *h)
     return 0;
 }
 
-/* Replays one match row of C_MATCHES against the history cursor.
+/* Replays one match against the history cursor.
  * 0 consistent, 1 different (err says why), -1 error. */
-static int replay_match(sqlite3_stmt *ms, replay *r, hist *h, char *err, size_t size)
+static int replay_match(const arena_match *m, replay *r, hist *h, char *err, size_t size)
 {
-    int64_t mid = sqlite3_column_int64(ms, 0);
-    int seats = sqlite3_column_int(ms, 1);
-    int64_t bot[ARENA_MAX_SEATS] = {0};
-    double score[ARENA_MAX_SEATS] = {0}, elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
-    int idx[ARENA_MAX_SEATS];
-    double k = sqlite3_column_double(ms, 10);
-    if (seats != 2 && seats != 4) {
-        adb_err(err, size, "match %" PRId64 " has %d seats", mid, seats);
-        return 1;
-    }
+    int64_t mid = m->id;
+    const int64_t *bot = m->bot;
+    double elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
+    int idx[ARENA_MAX_SEATS], seats = m->seats;
     for (int i = 0; i < seats; i++) {
-        bot[i] = sqlite3_column_int64(ms, 2 + i);
-        score[i] = sqlite3_column_double(ms, 6 + i);
         idx[i] = bot_index(r, bot[i]);
         if (idx[i] < 0) {
             adb_err(err, size, "match %" PRId64 " names bot %" PRId64 ", which does not exist",
@@ -253,11 +201,13 @@ static int replay_match(sqlite3_stmt *ms, replay *r, hist *h, char *err, size_t 
         before[i] = elo[i] = r->elo[idx[i]];
     }
     char why[160];
-    if (!adb_match_ok(seats, score, k, why, sizeof why)) {
+    if (!adb_match_ok(m, why, sizeof why)) {
         adb_err(err, size, "match %" PRId64 ": %s", mid, why);
         return 1;
     }
-    adb_elo_match(seats, bot, score, k, elo);
+    int rated = arena_elo_match(m, elo);
+    assert(rated == 0);          /* adb_match_ok said it can be rated */
+    (void)rated;
 
     /* History rows come ordered by (match_id, bot_id): walk this match's
      * distinct bots in the same order. */
@@ -365,15 +315,26 @@ int arena_db_check_ratings(arena_db *db, char *err, size_t size)
         adb_sqlerr(db, err, size, "cannot read the bots");
         goto out;
     }
-    ms = adb_stmt(db, C_MATCHES);
+    /* Rows that point nowhere (seats of no match, say) replay as nothing. */
+    ret = adb_foreign_keys_hold(db, err, size, "a reference is broken");
+    if (ret != 0)
+        goto out;
     h.st = adb_stmt(db, C_HISTORY);
-    if (!ms || !h.st || hist_next(&h) != 0) {
-        ret = adb_sqlerr(db, err, size, "cannot read the matches");
+    if (!h.st || hist_next(&h) != 0) {
+        ret = adb_sqlerr(db, err, size, "cannot read the rating history");
         goto out;
     }
     int rc;
-    while ((rc = sqlite3_step(ms)) == SQLITE_ROW) {
-        ret = replay_match(ms, &r, &h, err, size);
+    ms = adb_match_cursor(db, NULL, &rc);
+    while (rc == SQLITE_ROW) {
+        arena_match m;
+        if (adb_match_next(ms, &rc, &m) != 0) {
+            adb_err(err, size, "match %" PRId64 " is damaged: its seats (missing, extra or"
+                    " misnumbered) or its hash", m.id);
+            ret = 1;
+            goto out;
+        }
+        ret = replay_match(&m, &r, &h, err, size);
         if (ret < 0)
             adb_sqlerr(db, err, size, "cannot read the rating history");
         if (ret != 0)

@@ -1,12 +1,13 @@
 /*
  * arena_db_internal.h - what the arena_db_*.c files share and nobody else
  * sees: the handle's layout, the prepared-statement cache, transactions,
- * error lines, and the one Elo rule that both storing a match and
- * checking the ratings must apply identically.
+ * error lines, binding by name, and the check of a match's result that both
+ * storing a match and checking the ratings apply.
  *
- * arena_db.c      open, schema migrations, helpers, bots
- * arena_db_match.c tournaments, matches and the rating update
- * arena_db_check.c results, pair results, the ratings replay check
+ * arena_db.c            open, schema migrations, helpers, bots
+ * arena_db_tournament.c tournaments
+ * arena_db_match.c      matches, their seats and the rating update
+ * arena_db_check.c      results, pair results, the ratings replay check
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -52,8 +53,36 @@ int adb_begin_read(arena_db *db, char *err, size_t size);
 int adb_commit(arena_db *db, char *err, size_t size);
 void adb_rollback(arena_db *db);
 
+/* PRAGMA foreign_key_check: 0 when every reference holds, 1 when one does
+ * not ("WHAT: table T, row R, refers to a missing row of P"), -1 error.
+ * Step 10 of SQLite's ALTER procedure after each migration, which runs
+ * with foreign keys off; and part of the replay check. */
+int adb_foreign_keys_hold(arena_db *db, char *err, size_t size, const char *what);
+
+/* Binding by name (":name"; the statement must use it). The text is bound
+ * SQLITE_STATIC: it must outlive the step. NULL text binds NULL. Each
+ * returns sqlite's code; ADB_BIND chains them, keeping the first failure
+ * in the caller's `rc`. */
+int adb_bind_text(sqlite3_stmt *st, const char *name, const char *v);
+int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v);
+int adb_bind_double(sqlite3_stmt *st, const char *name, double v);
+#define ADB_BIND(call) do { if (rc == SQLITE_OK) rc = (call); } while (0)
+
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);
+
+/* Grows a malloc'ed array (*v, NULL at first) to hold at least n + 1
+ * elements of `elem` bytes, doubling *cap: 0, or -1 (*v unchanged). */
+int adb_grow(void **v, int *cap, int n, size_t elem);
+
+/* Reads one result row into an element the caller's array holds (zeroed
+ * first); ctx is what the caller passed along. */
+typedef void adb_row_fn(sqlite3_stmt *st, void *elem, const void *ctx);
+/* Steps st (its binding's code in rc) to the end, one element per row:
+ * the count, *out malloc'ed (never NULL then, even for no rows); or -1.
+ * Resets st. */
+int adb_collect(sqlite3_stmt *st, int rc, size_t elem, adb_row_fn *row, const void *ctx,
+                void **out);
 
 /* A C string inside a fixed-size field: 1 if terminated within `size`
  * and (when `nonempty`) not empty. Guards structs a caller filled badly. */
@@ -68,24 +97,17 @@ static inline int64_t adb_u2i(uint64_t u)
 }
 static inline uint64_t adb_i2u(int64_t i) { return (uint64_t)i; }
 
-/* The score values a seat can have, as game.h defines them. */
-int adb_score_ok(double s);
+/* Matches as `f` selects them (NULL: all), in id order, without records,
+ * one at a time: the cursor's first step is in *rc (SQLITE_ROW: a match
+ * is there to read; SQLITE_DONE: none; else an error). adb_match_next
+ * reads the match and steps to the next, leaving the step's code in *rc
+ * (SQLITE_CORRUPT for a damaged match, and -1). End with adb_done. */
+sqlite3_stmt *adb_match_cursor(arena_db *db, const arena_match_filter *f, int *rc);
+int adb_match_next(sqlite3_stmt *st, int *rc, arena_match *m);
 
-/*
- * One match's rating change. elo[i] holds, on entry, the current rating of
- * seat i's bot (equal for seats of the same bot) and, on return, that
- * bot's rating after the match. 2 seats: Elo of seat 0 against seat 1.
- * 4 seats: team 0+2 against 1+3, each team rated as the mean of its two
- * bots, the team's delta added to each member. A bot in several seats
- * gets each of its seats' deltas in turn. Scores and k must be valid
- * (adb_match_ok).
- */
-void adb_elo_match(int seats, const int64_t bot[ARENA_MAX_SEATS],
-                   const double score[ARENA_MAX_SEATS], double k,
-                   double elo[ARENA_MAX_SEATS]);
-
-/* Checks the seats/scores/K of a match; writes why not into err. */
-int adb_match_ok(int seats, const double score[ARENA_MAX_SEATS], double k,
-                 char *err, size_t size);
+/* Checks what rating a match needs (seats, teams, scores, K): 1 fine, or
+ * 0 with why not in err. Storing and the replay check both ask it, then
+ * rate with arena_elo_match. */
+int adb_match_ok(const arena_match *m, char *err, size_t size);
 
 #endif

@@ -65,16 +65,61 @@ static int collect_bots(arena_db *db, const arena_match *list, int nm, row **out
     return n;
 }
 
-/* Counts, live Elo (replayed in the order played, this mode only) and the
- * Bradley-Terry fit: pairs for 2 seats, team strengths for 4. */
-static int rate_rows(const arena_match *list, int nm, int seats, row *rows, int n,
+/* 2 v 2: two teams of two seats, the fit on team strengths applies. */
+static int two_v_two(const arena_match *m)
+{
+    int size0 = 0;
+    for (int i = 0; i < m->seats; i++) {
+        if (m->team[i] != m->team[0] && m->team[i] != m->team[1])
+            return 0;
+        size0 += m->team[i] == m->team[0];
+    }
+    return m->seats == 4 && m->team[0] != m->team[1] && size0 == 2;
+}
+
+/* The Bradley-Terry input of one match into pairs[*np] or teams[*np]
+ * (at[i]: seat i's row). 0, or -1 for a match the fit cannot read. */
+static int fit_input(const arena_match *m, const int *at, int team_fit, rt_pair *pairs,
+                     rt_team_game *teams, size_t *np)
+{
+    if (team_fit) {
+        int a[2] = {0}, b[2] = {0}, na = 0, nb = 0;
+        for (int i = 0; i < 4; i++) {
+            if (m->team[i] == m->team[0])
+                a[na++] = at[i];
+            else
+                b[nb++] = at[i];
+        }
+        teams[(*np)++] = (rt_team_game){ { a[0], a[1] }, { b[0], b[1] }, m->score[0] };
+        return 0;
+    }
+    rt_game games[ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2];
+    int n = rt_match_games(m->seats, m->team, at, m->score, games);
+    for (int g = 0; g < n; g++) {
+        int lo = games[g].a < games[g].b, i = lo ? games[g].a : games[g].b;
+        int j = lo ? games[g].b : games[g].a;
+        double s = lo ? games[g].score_a : 1.0 - games[g].score_a;
+        pairs[(*np)++] = (rt_pair){ i, j, s == 1.0, s == 0.5, s == 0.0 };
+    }
+    return n < 0 ? -1 : 0;
+}
+
+/* Counts, live Elo (replayed in the order played, this kind only) and the
+ * Bradley-Terry fit: on team strengths when every match is 2 v 2, else on
+ * the games between every two seats of different teams. */
+static int rate_rows(const arena_match *list, int nm, row *rows, int n, int *fit_teams,
                      char *err, size_t size)
 {
+    int team_fit = nm > 0;
+    for (int k = 0; k < nm; k++)
+        team_fit = team_fit && two_v_two(&list[k]);
+    *fit_teams = team_fit;
+    size_t per = team_fit ? 1 : ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2, np = 0;
     double *rating = calloc((size_t)n + 1, sizeof *rating);
     double *sigma = calloc((size_t)n + 1, sizeof *sigma);
-    rt_pair *pairs = calloc((size_t)nm + 1, sizeof *pairs);
+    rt_pair *pairs = calloc((size_t)nm * per + 1, sizeof *pairs);
     rt_team_game *teams = calloc((size_t)nm + 1, sizeof *teams);
-    int rc = -1, np = 0;
+    int rc = -1;
     if (!rating || !sigma || !pairs || !teams) {
         snprintf(err, size, "out of memory");
         goto out;
@@ -93,24 +138,20 @@ static int rate_rows(const arena_match *list, int nm, int seats, row *rows, int 
             r->r.losses += m->score[i] == 0.0;
             elo[i] = r->r.elo;
         }
-        arena_elo_match(m->seats, m->bot, m->score, m->elo_k, elo);
+        if (arena_elo_match(m, elo) != 0 || fit_input(m, at, team_fit, pairs, teams, &np) != 0) {
+            snprintf(err, size, "match %" PRId64 " cannot be rated", m->id);
+            goto out;
+        }
         for (int i = 0; i < m->seats; i++)
             rows[at[i]].r.elo = elo[i];
-        if (seats == 2 && at[0] != at[1]) {
-            int a = at[0] < at[1] ? 0 : 1, b = 1 - a;
-            pairs[np++] = (rt_pair){ at[a], at[b], m->score[a] == 1.0, m->score[a] == 0.5,
-                                     m->score[b] == 1.0 };
-        } else if (seats == 4) {
-            teams[np++] = (rt_team_game){ { at[0], at[2] }, { at[1], at[3] }, m->score[0] };
-        }
     }
     int fit = RT_OK;
-    if (n > 0 && seats == 2) {
+    if (n > 0 && !team_fit) {
         rt_bt_options o;
         rt_bt_default_options(&o);
-        fit = rt_bt_fit(n, pairs, (size_t)np, &o, NULL, 0, rating, sigma, NULL);
+        fit = rt_bt_fit(n, pairs, np, &o, NULL, 0, rating, sigma, NULL);
     } else if (n > 0) {
-        fit = rt_team_fit(n, teams, (size_t)np, 1.0, rating, sigma, NULL);
+        fit = rt_team_fit(n, teams, np, 1.0, rating, sigma, NULL);
     }
     if (fit < 0) {
         snprintf(err, size, "the rating fit failed (code %d)", fit);
@@ -135,20 +176,22 @@ out:
     return rc;
 }
 
-/* Rows for one mode, best first. Count, or -1. The matches they were
- * built from go to *matches when asked for (free them), else are freed. */
-static int build_rows(arena_db *db, int64_t tid, int seats, row **out, arena_match **matches,
-                      int *nmatches, char *err, size_t size)
+/* Rows for one kind of match, best first. Count, or -1. The matches they
+ * were built from go to *matches when asked for (free them), else are
+ * freed. */
+static int build_rows(arena_db *db, const arena_match_filter *kind, row **out,
+                      arena_match **matches, int *nmatches, int *team_fit, char *err,
+                      size_t size)
 {
     arena_match *list = NULL;
-    int nm = arena_db_match_list(db, tid, seats, &list);
+    int nm = arena_db_match_list(db, kind, &list);
     if (nm < 0) {
         snprintf(err, size, "cannot read the matches from the database");
         return -1;
     }
     row *rows = NULL;
     int n = collect_bots(db, list, nm, &rows);
-    if (n < 0 || rate_rows(list, nm, seats, rows, n, err, size) < 0) {
+    if (n < 0 || rate_rows(list, nm, rows, n, team_fit, err, size) < 0) {
         if (n < 0)
             snprintf(err, size, "out of memory");
         free(rows);
@@ -165,10 +208,18 @@ static int build_rows(arena_db *db, int64_t tid, int seats, row **out, arena_mat
     return n;
 }
 
-static void print_rows(const row *rows, int n, int seats, int format, int *first, FILE *out)
+/* One table of the standings: a kind of match and its rows. */
+typedef struct table {
+    arena_match_filter kind;
+    row *rows;
+    int n;
+    int team_fit;
+} table;
+
+static void print_rows(const table *t, int format, int *first, FILE *out)
 {
-    for (int i = 0; i < n; i++) {
-        const row *r = &rows[i];
+    for (int i = 0; i < t->n; i++) {
+        const row *r = &t->rows[i];
         double pct = r->r.games ? 100.0 * r->r.points / r->r.games : 0;
         char wdl[40], los[16];
         snprintf(wdl, sizeof wdl, "%d-%d-%d", r->r.wins, r->r.draws, r->r.losses);
@@ -177,19 +228,20 @@ static void print_rows(const row *rows, int n, int seats, int format, int *first
         else
             snprintf(los, sizeof los, "%.0f%%", 100 * r->los);
         if (format == ARENA_CSV) {
-            fprintf(out, "%d,%s,%.1f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%s,%d\n", i + 1, r->r.name,
+            fprintf(out, "%d,%s,%.1f,%.1f,%.1f,%d,%d,%d,%d,%.1f,%s,%d,%s\n", i + 1, r->r.name,
                     r->bt, r->ci, r->r.elo, r->r.games, r->r.wins, r->r.draws, r->r.losses, pct,
-                    isnan(r->los) ? "" : los, seats);
+                    isnan(r->los) ? "" : los, t->kind.seats, t->kind.game);
         } else if (format == ARENA_JSON) {
             fprintf(out, "%s\n  {\"players\": %d, \"rank\": %d, \"bot\": \"%s\", \"elo\": %.1f, "
                          "\"ci95\": %.1f, \"live_elo\": %.1f, \"games\": %d, \"wins\": %d, "
                          "\"draws\": %d, \"losses\": %d, \"score_pct\": %.1f, \"los_next\": ",
-                    *first ? "" : ",", seats, i + 1, r->r.name, r->bt, r->ci, r->r.elo,
+                    *first ? "" : ",", t->kind.seats, i + 1, r->r.name, r->bt, r->ci, r->r.elo,
                     r->r.games, r->r.wins, r->r.draws, r->r.losses, pct);
             if (isnan(r->los))
-                fprintf(out, "null}");
+                fprintf(out, "null");
             else
-                fprintf(out, "%.4f}", r->los);
+                fprintf(out, "%.4f", r->los);
+            fprintf(out, ", \"game\": \"%s\"}", t->kind.game);
             *first = 0;
         } else {
             fprintf(out, "%4d  %-20s %+6.0f %5.0f %6.0f %6d  %-13s %5.1f%% %5s\n", i + 1,
@@ -198,53 +250,109 @@ static void print_rows(const row *rows, int n, int seats, int format, int *first
     }
 }
 
-int arena_standings(arena_db *db, int64_t tid, int players, int format, FILE *out,
-                    char *err, size_t size)
+/* The table's heading line: its game when the listing has several, its
+ * number of players, and how they were rated when not head to head. */
+static void print_heading(const table *t, int games, int blank, FILE *out)
 {
-    row *rows[2] = { NULL, NULL };
-    int n[2] = { 0, 0 };
-    static const int modes[2] = { 2, 4 };
-    for (int k = 0; k < 2; k++) {
-        if (players && players != modes[k])
-            continue;
-        n[k] = build_rows(db, tid, modes[k], &rows[k], NULL, NULL, err, size);
-        if (n[k] < 0) {
-            free(rows[0]);
+    fprintf(out, "%s", blank ? "\n" : "");
+    if (games > 1)
+        fprintf(out, "%s: ", t->kind.game);
+    fprintf(out, "%d players", t->kind.seats);
+    if (t->team_fit)
+        fprintf(out, " (2 v 2; team = mean of its players)");
+    else if (t->kind.seats > 2)
+        fprintf(out, " (every two seats of different teams count as a game)");
+    fprintf(out, "\n");
+}
+
+/* The kinds of match f selects, each rated into its table: count or -1.
+ * With none, one empty table of f's kind, so the listing has a header. */
+static int build_tables(arena_db *db, const arena_match_filter *f, table **out, char *err,
+                        size_t size)
+{
+    arena_match_filter *kinds = NULL;
+    int nk = arena_db_match_kinds(db, f, &kinds);
+    table *t = calloc((size_t)(nk > 0 ? nk : 1), sizeof *t);
+    if (nk < 0 || !t) {
+        snprintf(err, size, "cannot read the matches from the database");
+        free(kinds);
+        free(t);
+        return -1;
+    }
+    for (int k = 0; k < nk; k++) {
+        t[k].kind = kinds[k];
+        t[k].n = build_rows(db, &kinds[k], &t[k].rows, NULL, NULL, &t[k].team_fit, err, size);
+        if (t[k].n < 0) {
+            for (int j = 0; j < k; j++)
+                free(t[j].rows);
+            free(kinds);
+            free(t);
             return -1;
         }
     }
-    /* Both tables only when both kinds of game were played. */
-    int both = n[0] > 0 && n[1] > 0, first = 1;
+    if (nk == 0) {
+        t[0].kind = *f;
+        t[0].kind.seats = f->seats ? f->seats : 2;
+    }
+    free(kinds);
+    *out = t;
+    return nk > 0 ? nk : 1;
+}
+
+int arena_standings(arena_db *db, const arena_match_filter *f, int format, FILE *out,
+                    char *err, size_t size)
+{
+    static const arena_match_filter any;
+    table *t = NULL;
+    int nt = build_tables(db, f ? f : &any, &t, err, size), first = 1, games = 1;
+    if (nt < 0)
+        return -1;
+    for (int k = 1; k < nt; k++)
+        games += strcmp(t[k].kind.game, t[k - 1].kind.game) != 0;   /* kinds come by game */
     if (format == ARENA_CSV)
         fprintf(out, "rank,bot,elo,ci95,live_elo,games,wins,draws,losses,score_pct,los_next,"
-                     "players\n");
+                     "players,game\n");
     else if (format == ARENA_JSON)
         fprintf(out, "[");
-    for (int k = 0; k < 2; k++) {
-        if (!rows[k] || (players == 0 && n[k] == 0 && (k == 1 || n[1] > 0)))
-            continue;
+    for (int k = 0; k < nt; k++) {
         if (format == ARENA_TABLE) {
-            if (both || modes[k] == 4)
-                fprintf(out, "%s%s\n", k && both ? "\n" : "",
-                        modes[k] == 2 ? "2 players" : "4 players (2 v 2; team = mean of its players)");
+            if (nt > 1 || t[k].kind.seats > 2)
+                print_heading(&t[k], games, k > 0, out);
             fprintf(out, "%4s  %-20s %6s %5s %6s %6s  %-13s %6s %5s\n", "rank", "bot", "elo", "±",
                     "live", "games", "w-d-l", "score", "los");
         }
-        print_rows(rows[k], n[k], modes[k], format, &first, out);
+        print_rows(&t[k], format, &first, out);
+        free(t[k].rows);
     }
     if (format == ARENA_JSON)
         fprintf(out, "%s]\n", first ? "" : "\n");
-    free(rows[0]);
-    free(rows[1]);
+    free(t);
     return 0;
 }
 
-int arena_crosstable(arena_db *db, int64_t tid, int format, FILE *out, char *err, size_t size)
+int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE *out,
+                     char *err, size_t size)
 {
+    arena_match_filter kind = {0}, *kinds = NULL;
+    if (f)
+        kind = *f;
+    kind.seats = 2;
+    int nk = arena_db_match_kinds(db, &kind, &kinds);
+    if (nk < 0) {
+        snprintf(err, size, "cannot read the matches from the database");
+        return -1;
+    }
+    if (nk > 1) {
+        snprintf(err, size, "2-player matches of %s and %s are stored: choose a game", kinds[0].game,
+                 kinds[1].game);
+        free(kinds);
+        return -1;
+    }
+    free(kinds);
     row *rows;
     arena_match *list;
-    int nm;
-    int n = build_rows(db, tid, 2, &rows, &list, &nm, err, size);
+    int nm, team_fit;
+    int n = build_rows(db, &kind, &rows, &list, &nm, &team_fit, err, size);
     if (n < 0)
         return -1;
     /* cell[i][j]: row i's wins, draws, losses against row j, from the

@@ -3,6 +3,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 #include "arena_sprt.h"
 
 /* A's score in match m (which A and B both play). */
@@ -23,19 +24,30 @@ static int by_plan(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-int arena_sprt(arena_db *db, int64_t a, int64_t b, int64_t tid, const rt_sprt_params *p,
-               FILE *out, char *err, size_t size)
+int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
+               const rt_sprt_params *p, FILE *out, char *err, size_t size)
 {
+    arena_match_filter two = {0};
+    if (f)
+        two = *f;
+    two.seats = 2;
     arena_match *list;
-    int n = arena_db_match_list(db, tid, 2, &list), m = 0;
+    int n = arena_db_match_list(db, &two, &list), m = 0;
     if (n < 0) {
         snprintf(err, size, "cannot read the matches");
         return -2;
     }
     for (int k = 0; k < n; k++)         /* keep A against B only */
         if ((list[k].bot[0] == a && list[k].bot[1] == b) ||
-            (list[k].bot[0] == b && list[k].bot[1] == a))
+            (list[k].bot[0] == b && list[k].bot[1] == a)) {
+            if (m > 0 && strcmp(list[k].game, list[0].game) != 0) {
+                snprintf(err, size, "the two bots played %s and %s: choose a game",
+                         list[0].game, list[k].game);
+                free(list);
+                return -2;
+            }
             list[m++] = list[k];
+        }
     qsort(list, (size_t)m, sizeof *list, by_plan);
     long w = 0, d = 0, l = 0, penta[5] = { 0 }, pairs = 0;
     for (int k = 0; k < m; k++) {

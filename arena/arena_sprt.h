@@ -13,9 +13,10 @@
 #include "arena_db.h"
 #include "ratings.h"
 
-/* Prints counts, LLR, bounds and the verdict. Returns the verdict
- * (RT_SPRT_*), or -2 with err. */
-int arena_sprt(arena_db *db, int64_t bot_a, int64_t bot_b, int64_t tournament_id,
+/* Over the 2-player matches of A against B that `f` selects (NULL: all),
+ * which must be of one game. Prints counts, LLR, bounds and the verdict.
+ * Returns the verdict (RT_SPRT_*), or -2 with err. */
+int arena_sprt(arena_db *db, int64_t bot_a, int64_t bot_b, const arena_match_filter *f,
                const rt_sprt_params *p, FILE *out, char *err, size_t size);
 
 #endif

@@ -18,6 +18,7 @@
 void arena_spec_default(arena_spec *s)
 {
     memset(s, 0, sizeof *s);
+    snprintf(s->game, sizeof s->game, "%s", game_legacy()->name);
     s->format = ARENA_ROUND_ROBIN;
     s->games = 10;
     snprintf(s->options, sizeof s->options, "players=2 setup=dealt royal_guard=2018 round_limit=100");
@@ -29,65 +30,41 @@ void arena_spec_default(arena_spec *s)
     s->memory_mb = -1;
 }
 
-void arena_spec_key(const arena_spec *s, char *buf, size_t size)
+void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t)
 {
-    int n = snprintf(buf, size, "format=%s games=%d seed=%" PRIu64 " move_ms=%" PRId64
-                                " bank_ms=%" PRId64 " handshake_ms=%" PRId64 " strikes=%d"
-                                " elo_k=%g bots=",
-                     arena_format_name(s->format), s->games, s->seed,
-                     s->move_ms, s->bank_ms, s->handshake_ms, s->strikes, s->elo_k);
-    for (int i = 0; i < s->nbots && n < (int)size; i++)
-        n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64, i ? "," : "", s->bot[i]);
-    if (s->memory_mb >= 0 && n < (int)size)       /* only when set: older keys stay valid */
-        n += snprintf(buf + n, size - (size_t)n, " memory_mb=%" PRId64, s->memory_mb);
-    if (n < (int)size)
-        snprintf(buf + n, size - (size_t)n, " | %s", s->options);
+    memset(t, 0, sizeof *t);
+    snprintf(t->game, sizeof t->game, "%s", s->game);
+    snprintf(t->format, sizeof t->format, "%s", arena_format_name(s->format));
+    t->games = s->games;
+    snprintf(t->options, sizeof t->options, "%s", s->options);
+    t->seed = s->seed;
+    t->nbots = s->nbots;
+    memcpy(t->bot, s->bot, sizeof t->bot);
+    t->move_ms = s->move_ms;
+    t->bank_ms = s->bank_ms;
+    t->handshake_ms = s->handshake_ms;
+    t->strikes = s->strikes;
+    t->elo_k = s->elo_k;
+    t->memory_mb = s->memory_mb;
+    t->planned = planned;
 }
 
-int arena_spec_parse_key(const char *key, arena_spec *s)
+int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
 {
     arena_spec_default(s);
-    const char *bar = strstr(key, " | ");
-    if (!bar)
-        return -1;
-    snprintf(s->options, sizeof s->options, "%s", bar + 3);
-    char head[1024];
-    size_t len = (size_t)(bar - key);
-    if (len >= sizeof head)
-        return -1;
-    memcpy(head, key, len);
-    head[len] = 0;
-    char *save = NULL;
-    for (char *kv = strtok_r(head, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-        char *v = strchr(kv, '=');
-        if (!v)
-            return -1;
-        *v++ = 0;
-        if (!strcmp(kv, "format"))
-            s->format = arena_format_parse(v);
-        else if (!strcmp(kv, "games"))
-            s->games = atoi(v);
-        else if (!strcmp(kv, "seed"))
-            s->seed = strtoull(v, NULL, 10);
-        else if (!strcmp(kv, "move_ms"))
-            s->move_ms = atoll(v);
-        else if (!strcmp(kv, "bank_ms"))
-            s->bank_ms = atoll(v);
-        else if (!strcmp(kv, "handshake_ms"))
-            s->handshake_ms = atoll(v);
-        else if (!strcmp(kv, "strikes"))
-            s->strikes = atoi(v);
-        else if (!strcmp(kv, "elo_k"))
-            s->elo_k = atof(v);
-        else if (!strcmp(kv, "memory_mb"))
-            s->memory_mb = atoll(v);
-        else if (!strcmp(kv, "bots")) {
-            char *save2 = NULL;
-            for (char *id = strtok_r(v, ",", &save2); id && s->nbots < 64;
-                 id = strtok_r(NULL, ",", &save2))
-                s->bot[s->nbots++] = atoll(id);
-        }
-    }
+    snprintf(s->game, sizeof s->game, "%s", t->game);
+    s->format = arena_format_parse(t->format);
+    s->games = t->games;
+    snprintf(s->options, sizeof s->options, "%s", t->options);
+    s->seed = t->seed;
+    s->nbots = t->nbots;
+    memcpy(s->bot, t->bot, sizeof s->bot);
+    s->move_ms = t->move_ms;
+    s->bank_ms = t->bank_ms;
+    s->handshake_ms = t->handshake_ms;
+    s->strikes = t->strikes;
+    s->elo_k = t->elo_k;
+    s->memory_mb = t->memory_mb;
     return s->format < 0 ? -1 : 0;
 }
 
@@ -187,6 +164,35 @@ static void progress(arena_db *db, int64_t tid, int done, int total, int started
 
 /* ---- results ------------------------------------------------------------ */
 
+/* Each seat's team, as the game deals them at the start of the match:
+ * 0, or -1 with err. */
+static int seat_teams(const game_api *g, const char *options, uint64_t seed, int seats,
+                      int *team, char *err, size_t size)
+{
+    void *opts = calloc(1, g->options_size ? g->options_size : 1);
+    void *state = malloc(g->state_size);
+    int rc = -1;
+    if (!opts || !state) {
+        snprintf(err, size, "out of memory");
+        goto out;
+    }
+    g->options_default(opts);
+    if (game_options_parse(g, opts, options, err, size) < 0)
+        goto out;
+    const char *why = g->init(state, opts, seed);
+    if (why) {
+        snprintf(err, size, "%s", why);
+        goto out;
+    }
+    for (int i = 0; i < seats; i++)
+        team[i] = g->team_of(state, i);
+    rc = 0;
+out:
+    free(opts);
+    free(state);
+    return rc;
+}
+
 /* A worker's result into a match row; 0 or -1 with err. */
 static int to_match(const arena_job_result *res, const arena_spec *spec, const arena_game *g,
                     int64_t tid, arena_match *m, char *err, size_t size)
@@ -208,11 +214,18 @@ static int to_match(const arena_job_result *res, const arena_spec *spec, const a
     }
     m->tournament_id = tid;
     m->game_index = g->index;
+    snprintf(m->game, sizeof m->game, "%s", spec->game);
     m->seed = g->seed;
     snprintf(m->options, sizeof m->options, "%s", rec.options);
-    if (rec.seats != g->seats) {
+    if (strcmp(rec.game, spec->game) != 0 || rec.seats != g->seats) {
+        snprintf(err, size, "a worker played %s with %d seats, the plan has %s with %d",
+                 rec.game, rec.seats, spec->game, g->seats);
         ref_record_free(&rec);
-        snprintf(err, size, "a worker played %d seats, the plan has %d", rec.seats, g->seats);
+        return -1;
+    }
+    if (seat_teams(game, rec.options, rec.seed, rec.seats, m->team, why, sizeof why) < 0) {
+        snprintf(err, size, "a worker's record: %s", why);
+        ref_record_free(&rec);
         return -1;
     }
     m->seats = rec.seats;
@@ -273,17 +286,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     arena_plan(spec->format, spec->nbots, spec->games, spec->seed, plan);
 
     arena_tournament t;
-    memset(&t, 0, sizeof t);
-    arena_spec_key(spec, t.key, sizeof t.key);
-    snprintf(t.format, sizeof t.format, "%s", arena_format_name(spec->format));
-    t.games = spec->games;
-    snprintf(t.options, sizeof t.options, "%s", spec->options);
-    t.seed = spec->seed;
-    int n = 0;
-    for (int i = 0; i < spec->nbots; i++)
-        n += snprintf(t.bots + n, sizeof t.bots - (size_t)n, "%s%" PRId64, i ? " " : "",
-                      spec->bot[i]);
-    t.planned = total;
+    arena_spec_to_tournament(spec, total, &t);
     if (arena_db_tournament_open(db, &t, err, size) < 0)
         goto out;
     *tournament_id = t.id;

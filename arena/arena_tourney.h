@@ -12,12 +12,13 @@
 #include "arena_pool.h"
 
 typedef struct arena_spec {
-    int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET */
+    char     game[32];            /* the game's registry name */
+    int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS */
     int      games;               /* per pairing, even */
     char     options[512];        /* game options text */
     uint64_t seed;
     int      nbots;
-    int64_t  bot[64];             /* bot ids, in order (gauntlet: first is the hero) */
+    int64_t  bot[ARENA_MAX_BOTS]; /* bot ids, in order (gauntlet: first is the hero) */
     int64_t  move_ms, bank_ms, handshake_ms;
     int      strikes;
     double   elo_k;
@@ -32,10 +33,11 @@ typedef struct arena_run {
 } arena_run;
 
 void arena_spec_default(arena_spec *s);
-/* The canonical text of a spec: a tournament's identity in the database. */
-void arena_spec_key(const arena_spec *s, char *buf, size_t size);
-/* Parses a key back (for --resume). 0 or -1. */
-int  arena_spec_parse_key(const char *key, arena_spec *s);
+/* A spec is stored as its tournament's columns, which identify it: the
+ * same spec finds the same tournament. From a stored tournament back to
+ * its spec (for --resume, rerun): 0, or -1 for an unknown format. */
+void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t);
+int  arena_spec_from_tournament(const arena_tournament *t, arena_spec *s);
 
 /* Runs (or resumes) the tournament; fills *tournament_id. 0 when every
  * planned match is stored, -1 with err otherwise. */

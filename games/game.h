@@ -60,6 +60,9 @@ typedef struct game_api {
 } game_api;
 
 const game_api *game_find(const char *name);    /* NULL if unknown */
+/* The game every record and database row written before they named their
+ * game was played in (arena schema 1): what a migration fills in. */
+const game_api *game_legacy(void);
 /* Applies "key=value key=value" to options already defaulted. Returns 0,
  * or -1 with a one-line reason naming the option. */
 int game_options_parse(const game_api *g, void *options, const char *text,

@@ -15,6 +15,11 @@ const game_api *game_find(const char *name)
     return NULL;
 }
 
+const game_api *game_legacy(void)
+{
+    return &game_warchest;
+}
+
 int game_options_parse(const game_api *g, void *options, const char *text,
                        char *err, size_t size)
 {

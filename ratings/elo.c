@@ -1,5 +1,6 @@
 /*
- * elo.c - the logistic Elo curve, the incremental Elo update, and the
+ * elo.c - the logistic Elo curve, the incremental Elo update (of two
+ * players, and of one match of any number of seats and teams), and the
  * likelihood-of-superiority summary used on fitted ratings.
  *
  * These are the small building blocks: the BT fit (bt.c) and the SPRT
@@ -43,6 +44,97 @@ void rt_elo_update(double *rating_a, double *rating_b, double score_a,
     double d = rt_elo_delta(*rating_a, *rating_b, score_a, k);
     *rating_a += d;
     *rating_b -= d;
+}
+
+/* Each seat's team as an index 0..n-1 in the order of the teams' first
+ * seats; returns the number of teams. */
+static int number_teams(int seats, const int *team, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < seats; i++) {
+        idx[i] = n;
+        for (int j = 0; j < i; j++)
+            if (team[j] == team[i]) {
+                idx[i] = idx[j];
+                break;
+            }
+        if (idx[i] == n)
+            n++;
+    }
+    return n;
+}
+
+/* What both rt_elo_match and rt_match_games ask of a match (rating may
+ * be NULL: not checked). */
+static int match_ok(int seats, const int *team, const int *player,
+                    const double *score, const double *rating)
+{
+    if (seats < 2 || seats > RT_ELO_MAX_SEATS || !team || !player || !score)
+        return 0;
+    int two_teams = 0;
+    for (int i = 0; i < seats; i++) {
+        if (team[i] < 0 || !(score[i] >= 0.0 && score[i] <= 1.0))
+            return 0;
+        for (int j = 0; j < i; j++)
+            if ((team[j] == team[i] && score[j] != score[i]) ||
+                (rating && player[j] == player[i] && rating[j] != rating[i]))
+                return 0;
+        two_teams |= team[i] != team[0];
+    }
+    return two_teams;
+}
+
+/* Seat a's result against seat b: 1, 0.5 or 0. */
+static double versus(double score_a, double score_b)
+{
+    return score_a > score_b ? 1.0 : score_a < score_b ? 0.0 : 0.5;
+}
+
+int rt_match_games(int seats, const int *team, const int *player,
+                   const double *score, rt_game *out)
+{
+    if (!match_ok(seats, team, player, score, NULL) || !out)
+        return RT_ERR_ARG;
+    int n = 0;
+    for (int i = 0; i < seats; i++)
+        for (int j = i + 1; j < seats; j++)
+            if (team[i] != team[j] && player[i] != player[j])
+                out[n++] = (rt_game){ player[i], player[j], versus(score[i], score[j]) };
+    return n;
+}
+
+int rt_elo_match(int seats, const int *team, const int *player,
+                 const double *score, double k, double *rating)
+{
+    if (!match_ok(seats, team, player, score, rating) || !rating || !isfinite(k) || k < 0.0)
+        return RT_ERR_ARG;
+    int idx[RT_ELO_MAX_SEATS], first[RT_ELO_MAX_SEATS], members[RT_ELO_MAX_SEATS] = {0};
+    double mean[RT_ELO_MAX_SEATS] = {0}, delta[RT_ELO_MAX_SEATS] = {0};
+    int nteams = number_teams(seats, team, idx);
+    assert(nteams >= 2);        /* match_ok */
+    /* Summed in seat order: a team of one has exactly its player's rating. */
+    for (int i = 0; i < seats; i++) {
+        if (members[idx[i]]++ == 0)
+            first[idx[i]] = i;
+        mean[idx[i]] += rating[i];
+    }
+    for (int t = 0; t < nteams; t++)
+        mean[t] /= members[t];
+    /* One delta per pair of teams, added to one and taken from the other:
+     * the two teams' changes are exact negatives, as in rt_elo_update. */
+    double kk = k / (nteams - 1);
+    for (int a = 0; a < nteams; a++)
+        for (int b = a + 1; b < nteams; b++) {
+            double s = versus(score[first[a]], score[first[b]]);
+            double d = rt_elo_delta(mean[a], mean[b], s, kk);
+            delta[a] += d;
+            delta[b] -= d;
+        }
+    for (int i = 0; i < seats; i++)
+        for (int j = 0; j < seats; j++)
+            if (player[j] == player[i])
+                rating[j] += delta[idx[i]];
+    return RT_OK;
 }
 
 double rt_normal_cdf(double x)

@@ -16,7 +16,8 @@
  * aligned). The BT fit also accepts NULL, in which case it makes exactly
  * one malloc of rt_bt_workspace_size() bytes and frees it before returning.
  *
- * Files: elo.c (Elo, score conversions, LOS), aggregate.c (games -> pairs),
+ * Files: elo.c (Elo, a match's Elo update for any seats and teams, score
+ * conversions, LOS), aggregate.c (games -> pairs),
  * bt.c (Bradley-Terry fit), dense.c (the Cholesky kernels the fit uses for
  * its covariance), sprt.c (sequential probability ratio test), team.c
  * (Bradley-Terry on the strengths of two-player teams).
@@ -56,6 +57,59 @@ double rt_elo_delta(double rating_a, double rating_b, double score_a,
 void rt_elo_update(double *rating_a, double *rating_b, double score_a,
                    double k);
 
+/* ---- Elo for one match of any number of seats --------------------------- */
+
+#define RT_ELO_MAX_SEATS 64
+
+/*
+ * The live Elo update of one match, seat by seat:
+ *   team[i]    seat i's team, any value >= 0 (teammates win and lose together,
+ *              so their scores must be equal);
+ *   player[i]  who sits in seat i: seats with equal values are one player
+ *              (a bot playing itself), rated once;
+ *   score[i]   seat i's score in [0, 1] (1 win, 0.5 draw, 0 loss);
+ *   rating[i]  on entry, the rating of seat i's player (equal for the seats
+ *              of one player); on return, that player's rating after the match.
+ * A team plays as the mean rating of its seats. Every two teams play one Elo
+ * game at K / (teams - 1), scored by comparing their scores (higher 1, equal
+ * 0.5, lower 0), so a team moves by less than K however many teams there are.
+ * Each seat's change is its team's; a player in several seats gets each of
+ * them in turn, in seat order. Teams are taken in the order of their first
+ * seat, so the numbers do not depend on how teams are labelled.
+ * Two seats against each other give exactly rt_elo_update; two teams of two,
+ * exactly rt_elo_update on the two team means with each member moving by its
+ * team's change.
+ * Returns RT_OK, or RT_ERR_ARG with `rating` untouched: seats outside
+ * 2..RT_ELO_MAX_SEATS, fewer than two teams, a negative team, teammates
+ * scored apart, a score outside [0, 1], seats of one player rated apart, or
+ * K negative or not finite.
+ */
+int rt_elo_match(int seats, const int *team, const int *player,
+                 const double *score, double k, double *rating);
+
+/* ---- results ------------------------------------------------------------ */
+
+/* One game: player a against player b, score_a is 1 (a won), 0.5 or 0. */
+typedef struct {
+    int a, b;
+    double score_a;
+} rt_game;
+
+/*
+ * One match of any number of seats as two-player games, for the
+ * Bradley-Terry fit (team/player/score as for rt_elo_match, player values
+ * being the fit's player indexes): one game between every two seats on
+ * different teams with different players, scored by comparing the seats'
+ * scores (higher 1, equal 0.5, lower 0), the lower seat as player a. Two
+ * seats give the one game between them. A match of n seats counts as up
+ * to n - 1 games for each seat, which are not independent: intervals from
+ * such a fit come out narrower than they should. out must hold
+ * seats * (seats - 1) / 2 games. Returns the count, or RT_ERR_ARG (as
+ * rt_elo_match refuses, without the ratings).
+ */
+int rt_match_games(int seats, const int *team, const int *player,
+                   const double *score, rt_game *out);
+
 /* ---- likelihood of superiority ------------------------------------------ */
 
 /* Standard normal CDF. */
@@ -80,14 +134,6 @@ double rt_los(double r_i, double sigma_i, double r_j, double sigma_j);
 /* Fills out[i*n + j] = LOS(i,j) for all i, j (n*n doubles). */
 void rt_los_matrix(int n, const double *rating, const double *sigma,
                    double *out);
-
-/* ---- results ------------------------------------------------------------ */
-
-/* One game: player a against player b, score_a is 1 (a won), 0.5 or 0. */
-typedef struct {
-    int a, b;
-    double score_a;
-} rt_game;
 
 /* Aggregated results between two players, from player i's point of view.
  * A list may name a pair more than once and in either orientation. */

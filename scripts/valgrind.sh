@@ -19,5 +19,7 @@ for t in "$build"/tests/warchest/test_wc_*; do run "$(basename "$t")" "$t"; done
 run test_hidden_messages "$build/tests/protocol/test_hidden_messages"
 run test_ratings "$build/ratings/test_ratings"
 [ -x "$build/tests/arena/test_arena_db" ] && run test_arena_db "$build/tests/arena/test_arena_db"
+run test_arena_seats "$build/tests/arena/test_arena_seats"
+run test_arena_migrate "$build/tests/arena/test_arena_migrate" tests/arena/fixtures/schema1/arena.db
 run referee_match "$build/referee/referee" play --seed 3 --bot "$build/agents/greedy" --bot "$build/agents/random"
 exit $fail

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <string.h>
 
 #include "ratings.h"
 #include "test_ratings.h"
@@ -96,6 +97,131 @@ static void test_los(void **state)
     assert_true(m[0 * 3 + 2] > m[0 * 3 + 1]);
 }
 
+/* ---- one match, any seats ------------------------------------------------ */
+
+/* The arena's rule before it moved here (schema 1: 2 seats head to head,
+ * 4 seats as teams 0+2 against 1+3), kept as the oracle that the general
+ * rule gives exactly the same numbers. */
+static void old_rule(int seats, const int *player, const double *score, double k, double *elo)
+{
+    if (seats == 2 && player[0] != player[1]) {
+        rt_elo_update(&elo[0], &elo[1], score[0], k);
+        return;
+    }
+    double delta[4];
+    if (seats == 2) {
+        delta[0] = rt_elo_delta(elo[0], elo[1], score[0], k);
+        delta[1] = -delta[0];
+    } else {
+        double a = (elo[0] + elo[2]) / 2.0, b = (elo[1] + elo[3]) / 2.0;
+        double d = rt_elo_delta(a, b, score[0], k);
+        delta[0] = delta[2] = d;
+        delta[1] = delta[3] = -d;
+    }
+    for (int i = 0; i < seats; i++)
+        for (int j = 0; j < seats; j++)
+            if (player[j] == player[i])
+                elo[j] += delta[i];
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint32_t next_u32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 32);
+}
+
+static void test_match_same_as_before(void **state)
+{
+    (void)state;
+    static const int team2[2] = {0, 1}, team4[4] = {0, 1, 0, 1};
+    static const double sides[3] = {1.0, 0.5, 0.0};
+    for (int n = 0; n < 20000; n++) {
+        int seats = n % 2 ? 4 : 2;
+        int player[4];
+        double rating[8], elo[4], mine[4], score[4];
+        for (int p = 0; p < 8; p++)
+            rating[p] = 1000.0 + (double)(next_u32() % 100000) / 97.0;
+        for (int i = 0; i < seats; i++)     /* a few players, so some sit twice */
+            player[i] = (int)(next_u32() % (seats == 2 ? 3 : 5));
+        double s0 = sides[next_u32() % 3];
+        for (int i = 0; i < seats; i++) {
+            score[i] = i % 2 ? 1.0 - s0 : s0;
+            elo[i] = mine[i] = rating[player[i]];
+        }
+        double k = (double)(next_u32() % 64);
+        old_rule(seats, player, score, k, elo);
+        assert_int_equal(rt_elo_match(seats, seats == 2 ? team2 : team4, player, score, k, mine),
+                         RT_OK);
+        for (int i = 0; i < seats; i++)
+            assert_true(memcmp(&elo[i], &mine[i], sizeof elo[i]) == 0);   /* bit for bit */
+    }
+}
+
+static void test_match_three_teams(void **state)
+{
+    (void)state;
+    /* 1500, 1600, 1700; seat 0 wins, the other two lose (tie between them).
+     * K = 32 over 2 opponents: 16 per pair.
+     *   0 v 1: 16 (1 - E(-100))   = 10.2410400   E(-100) = 0.3599350
+     *   0 v 2: 16 (1 - E(-200))   = 12.1559508   E(-200) = 0.2402531
+     *   1 v 2: 16 (0.5 - E(-100)) =  2.2410400
+     * seat 0: +22.3969908; seat 1: -10.2410400 + 2.2410400 = -8; seat 2: -14.3969908 */
+    int team[3] = {0, 1, 2}, player[3] = {0, 1, 2};
+    double score[3] = {1, 0, 0}, r[3] = {1500, 1600, 1700};
+    assert_int_equal(rt_elo_match(3, team, player, score, 32, r), RT_OK);
+    assert_near(r[0], 1522.3969908, 1e-6);
+    assert_near(r[1], 1592.0, 1e-9);
+    assert_near(r[2], 1685.6030092, 1e-6);
+
+    /* Labels do not matter: the same match with teams called 7, 3, 5. */
+    int team2[3] = {7, 3, 5};
+    double r2[3] = {1500, 1600, 1700};
+    assert_int_equal(rt_elo_match(3, team2, player, score, 32, r2), RT_OK);
+    for (int i = 0; i < 3; i++)
+        assert_true(r2[i] == r[i]);
+
+    /* Six seats, three teams of two, equal means (1500 each): the winners
+     * gain 2 x 10 x 0.5 = 10 (K = 20 over 2 opponents), the two losing
+     * teams lose 5 each (a tie between them moves nothing). */
+    int t6[6] = {0, 1, 2, 0, 1, 2}, p6[6] = {0, 1, 2, 3, 4, 5};
+    double s6[6] = {1, 0, 0, 1, 0, 0}, r6[6] = {1400, 1500, 1600, 1600, 1500, 1400};
+    assert_int_equal(rt_elo_match(6, t6, p6, s6, 20, r6), RT_OK);
+    static const double want6[6] = {1410, 1495, 1595, 1610, 1495, 1395};
+    for (int i = 0; i < 6; i++)
+        assert_near(r6[i], want6[i], 1e-9);
+
+    /* A draw between three equals moves nobody. */
+    double sd[3] = {0.5, 0.5, 0.5}, rd[3] = {1500, 1500, 1500};
+    assert_int_equal(rt_elo_match(3, team, player, sd, 32, rd), RT_OK);
+    for (int i = 0; i < 3; i++)
+        assert_near(rd[i], 1500, 0.0);
+}
+
+static void test_match_refuses(void **state)
+{
+    (void)state;
+    int team[3] = {0, 1, 2}, player[3] = {0, 1, 2};
+    double score[3] = {1, 0, 0}, r[3] = {1500, 1600, 1700};
+    int one_team[3] = {4, 4, 4}, neg[3] = {0, -1, 2}, twice[3] = {0, 1, 0};
+    double apart[3] = {1, 0, 0.5}, big[3] = {1.5, 0, 0}, nan_s[3] = {NAN, 0, 0};
+    int mates[3] = {0, 1, 0};
+    assert_int_equal(rt_elo_match(1, team, player, score, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(RT_ELO_MAX_SEATS + 1, team, player, score, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, one_team, player, score, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, neg, player, score, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, mates, player, apart, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, team, player, big, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, team, player, nan_s, 32, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, team, player, score, -1, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, team, player, score, NAN, r), RT_ERR_ARG);
+    assert_int_equal(rt_elo_match(3, team, twice, score, 32, r), RT_ERR_ARG);  /* 1500 v 1700 */
+    assert_int_equal(rt_elo_match(3, NULL, player, score, 32, r), RT_ERR_ARG);
+    assert_true(r[0] == 1500 && r[1] == 1600 && r[2] == 1700);           /* untouched */
+}
+
 int run_elo_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +229,9 @@ int run_elo_tests(void)
         cmocka_unit_test(test_score_to_elo),
         cmocka_unit_test(test_k32_update),
         cmocka_unit_test(test_los),
+        cmocka_unit_test(test_match_same_as_before),
+        cmocka_unit_test(test_match_three_teams),
+        cmocka_unit_test(test_match_refuses),
     };
     return cmocka_run_group_tests_name("elo", tests, NULL, NULL);
 }

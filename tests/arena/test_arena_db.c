@@ -25,131 +25,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "arena_db.h"
-
-static char dir[256];
-static char err[512];
-
-/* ---- helpers ------------------------------------------------------------ */
-
-/* A fresh file name in the test directory for each call. */
-static const char *db_path(const char *name)
-{
-    static char buf[8][512];
-    static int slot;
-    char *p = buf[slot++ % 8];
-    snprintf(p, 512, "%s/%s.db", dir, name);
-    return p;
-}
-
-static arena_db *open_new(const char *name)
-{
-    arena_db *db = NULL;
-    assert_int_equal(arena_db_open(&db, db_path(name), 1, err, sizeof err), 0);
-    assert_non_null(db);
-    return db;
-}
-
-/* Raw SQL on a file, bypassing the library (to build odd files, to tamper). */
-static void raw_exec(const char *path, const char *sql)
-{
-    sqlite3 *h = NULL;
-    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-    char *msg = NULL;
-    int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK)
-        fail_msg("%s: %s", sql, msg);
-    sqlite3_free(msg);
-    assert_int_equal(sqlite3_close(h), SQLITE_OK);
-}
-
-static int64_t raw_int(const char *path, const char *sql)
-{
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    assert_int_equal(sqlite3_close(h), SQLITE_OK);
-    return v;
-}
-
-static int64_t add_bot(arena_db *db, const char *name)
-{
-    arena_bot b = {0};
-    snprintf(b.name, sizeof b.name, "%s", name);
-    snprintf(b.cmd, sizeof b.cmd, "./agents/%s --fast", name);
-    snprintf(b.version, sizeof b.version, "1.0");
-    if (arena_db_bot_add(db, &b, err, sizeof err) != 0)
-        fail_msg("bot_add %s: %s", name, err);
-    arena_bot got;
-    assert_int_equal(arena_db_bot_by_name(db, name, &got), 0);
-    return got.id;
-}
-
-static arena_match match2(int64_t a, int64_t b, double score_a, double k)
-{
-    arena_match m = {0};
-    m.game_index = -1;
-    m.seed = 42;
-    m.seats = 2;
-    m.bot[0] = a;
-    m.bot[1] = b;
-    m.score[0] = score_a;
-    m.score[1] = 1.0 - score_a;
-    snprintf(m.reason, sizeof m.reason, "markers");
-    m.culprit = -1;
-    m.elo_k = k;
-    return m;
-}
-
-static arena_match match4(const int64_t bot[4], double score_team0, double k)
-{
-    arena_match m = match2(bot[0], bot[1], score_team0, k);
-    m.seats = 4;
-    m.bot[2] = bot[2];
-    m.bot[3] = bot[3];
-    m.score[2] = m.score[0];
-    m.score[3] = m.score[1];
-    return m;
-}
-
-static void store_ok(arena_db *db, arena_match *m)
-{
-    if (arena_db_match_store(db, m, err, sizeof err) != 0)
-        fail_msg("match_store: %s", err);
-    assert_true(m->id > 0);
-}
-
-static double elo_of(arena_db *db, int64_t bot)
-{
-    arena_rating *r = NULL;
-    int n = arena_db_results(db, 0, &r);
-    assert_true(n >= 0);
-    double e = NAN;
-    for (int i = 0; i < n; i++)
-        if (r[i].bot_id == bot)
-            e = r[i].elo;
-    free(r);
-    assert_false(isnan(e));
-    return e;
-}
-
-static void expect_err(const char *part)
-{
-    if (!strstr(err, part))
-        fail_msg("expected \"%s\" in \"%s\"", part, err);
-    assert_null(strchr(err, '\n'));
-}
-
-static void check_equal(arena_db *db)
-{
-    err[0] = 0;
-    if (arena_db_check_ratings(db, err, sizeof err) != 0)
-        fail_msg("check_ratings: %s", err);
-}
+#include "db_test.h"
 
 /* ---- open, migrate ------------------------------------------------------ */
 
@@ -158,17 +34,17 @@ static void test_open_migrate(void **state)
     const char *path = db_path("fresh");
     arena_db *db = NULL;
     assert_int_equal(arena_db_open(&db, path, 1, err, sizeof err), 0);
-    assert_int_equal(arena_db_schema_version(db), 1);
+    assert_int_equal(arena_db_schema_version(db), 2);
     int64_t bot = add_bot(db, "alice");
     arena_db_close(db);
 
-    assert_int_equal(raw_int(path, "PRAGMA user_version"), 1);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 5);
+    assert_int_equal(raw_int(path, "PRAGMA user_version"), 2);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 6);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
     assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
-    assert_int_equal(arena_db_schema_version(db), 1);
+    assert_int_equal(arena_db_schema_version(db), 2);
     arena_bot b;
     assert_int_equal(arena_db_bot_by_name(db, "alice", &b), 0);
     assert_int_equal(b.id, bot);
@@ -356,8 +232,9 @@ static void test_bad_input(void **state)
     assert_string_equal(b.cmd, "x'); DROP TABLE bots; --");
 
     arena_tournament t = {0};
-    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);   /* no key */
-    snprintf(t.key, sizeof t.key, "k");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);   /* no game */
+    expect_err("game or format empty");
+    snprintf(t.game, sizeof t.game, "duel");
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);   /* no format */
     snprintf(t.format, sizeof t.format, "round-robin");
     memset(t.options, 'o', sizeof t.options);
@@ -365,17 +242,34 @@ static void test_bad_input(void **state)
     t.options[0] = 0;
     t.games = -1;
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
-    assert_int_equal(arena_db_tournament_open(db, NULL, err, sizeof err), -1);
     t.games = 2;
+    t.elo_k = NAN;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
+    expect_err("Elo K");
+    t.elo_k = 16;
+    t.nbots = 1;
+    t.bot[0] = 4242;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
+    expect_err("no bot with id 4242");
+    t.nbots = ARENA_MAX_BOTS + 1;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), -1);
+    t.nbots = 0;
+    assert_int_equal(arena_db_tournament_open(db, NULL, err, sizeof err), -1);
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
 
     int64_t x = add_bot(db, "x"), y = add_bot(db, "y");
-    struct { arena_match m; const char *why; } cases[12];
+    struct { arena_match m; const char *why; } cases[20];
     int n = 0;
-    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 3; cases[n++].why = "2 or 4 seats";
-    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = -1; cases[n++].why = "2 or 4 seats";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 9; cases[n++].why = "2 to 8 seats";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 1; cases[n++].why = "2 to 8 seats";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = -1; cases[n++].why = "2 to 8 seats";
     cases[n].m = match2(x, y, 0.7, 32); cases[n++].why = "0, 0.5 or 1";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.score[1] = 1; cases[n++].why = "sum to 1";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.team[1] = 0; cases[n++].why = "scored apart";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.team[1] = 2; cases[n++].why = "team must be";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.team[0] = -1; cases[n++].why = "team must be";
+    cases[n].m = match2(x, y, 0.5, 32); cases[n].m.team[1] = 0; cases[n++].why = "two teams";
+    cases[n].m = match2(x, y, 1, 32); cases[n].m.game[0] = 0; cases[n++].why = "names no game";
     cases[n].m = match2(x, y, 1, NAN); cases[n++].why = "K";
     cases[n].m = match2(x, y, 1, -4); cases[n++].why = "K";
     cases[n].m = match2(x, 777, 1, 32); cases[n++].why = "no bot with id 777";
@@ -415,16 +309,21 @@ static void test_bad_input(void **state)
 
 /* ---- tournaments -------------------------------------------------------- */
 
-static arena_tournament tour(const char *key)
+static arena_tournament tour(int games)
 {
     arena_tournament t = {0};
-    snprintf(t.key, sizeof t.key, "%s", key);
+    snprintf(t.game, sizeof t.game, "duel");
     snprintf(t.format, sizeof t.format, "round-robin");
     snprintf(t.options, sizeof t.options, "players=2 setup=draft");
-    snprintf(t.bots, sizeof t.bots, "1 2");
-    t.games = 10;
+    t.games = games;
     t.seed = 0x8123456789abcdefULL;
-    t.planned = 10;
+    t.move_ms = 1000;
+    t.bank_ms = 10000;
+    t.handshake_ms = 5000;
+    t.strikes = 2;
+    t.elo_k = 24.5;
+    t.memory_mb = -1;
+    t.planned = games;
     return t;
 }
 
@@ -432,26 +331,66 @@ static void test_tournaments(void **state)
 {
     arena_db *db = open_new("tour");
     int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
-    arena_tournament t1 = tour("rr a b games=10"), t2 = tour("rr a b games=20");
+    arena_tournament t1 = tour(10), t2 = tour(20);
+    t1.nbots = t2.nbots = 2;
+    t1.bot[0] = t2.bot[0] = a;
+    t1.bot[1] = t2.bot[1] = b;
     assert_int_equal(arena_db_tournament_open(db, &t1, err, sizeof err), 0);
     assert_true(t1.id > 0);
     assert_int_equal(arena_db_tournament_open(db, &t2, err, sizeof err), 0);
     assert_int_not_equal(t1.id, t2.id);
 
-    /* The same key finds the stored tournament, whatever else is given. */
-    arena_tournament again = tour("rr a b games=10");
-    snprintf(again.format, sizeof again.format, "gauntlet");
-    again.games = 99;
+    /* The same spec finds the stored tournament and reads every column. */
+    arena_tournament again = tour(10);
+    again.nbots = 2;
+    again.bot[0] = a;
+    again.bot[1] = b;
+    again.planned = 99;                       /* not part of the identity */
     assert_int_equal(arena_db_tournament_open(db, &again, err, sizeof err), 1);
     assert_int_equal(again.id, t1.id);
+    assert_string_equal(again.game, "duel");
     assert_string_equal(again.format, "round-robin");
     assert_int_equal(again.games, 10);
     assert_true(again.seed == 0x8123456789abcdefULL);
     assert_string_equal(again.options, "players=2 setup=draft");
-    assert_string_equal(again.bots, "1 2");
+    assert_int_equal(again.nbots, 2);
+    assert_int_equal(again.bot[0], a);
+    assert_int_equal(again.bot[1], b);
+    assert_int_equal(again.move_ms, 1000);
+    assert_int_equal(again.bank_ms, 10000);
+    assert_int_equal(again.handshake_ms, 5000);
+    assert_int_equal(again.strikes, 2);
+    assert_true(again.elo_k == 24.5);
+    assert_int_equal(again.memory_mb, -1);
     assert_int_equal(again.planned, 10);
     assert_int_equal(again.done, 0);
     assert_int_equal(again.finished, 0);
+
+    /* Any field of the spec told apart: another game, order of bots, K... */
+    int64_t ids[9] = {0};
+    for (int v = 0; v < 9; v++) {
+        arena_tournament o = tour(10);
+        o.nbots = 2;
+        o.bot[0] = a;
+        o.bot[1] = b;
+        switch (v) {
+        case 0: snprintf(o.game, sizeof o.game, "other"); break;
+        case 1: o.bot[0] = b; o.bot[1] = a; break;
+        case 2: o.elo_k = 24.25; break;
+        case 3: o.memory_mb = 0; break;
+        case 4: o.seed ^= 1u << 31; break;
+        case 5: o.strikes = 0; break;
+        case 6: o.nbots = 1; break;
+        case 7: snprintf(o.format, sizeof o.format, "gauntlet"); break;
+        case 8: snprintf(o.options, sizeof o.options, "players=2 setup=dealt"); break;
+        }
+        assert_int_equal(arena_db_tournament_open(db, &o, err, sizeof err), 0);
+        ids[v] = o.id;
+        for (int w = 0; w < v; w++)
+            assert_int_not_equal(ids[w], o.id);
+        assert_int_equal(arena_db_tournament_open(db, &o, err, sizeof err), 1);
+        assert_int_equal(o.id, ids[v]);
+    }
 
     /* Stored out of order, listed in order. */
     int order[] = {3, 1, 2};
@@ -474,9 +413,11 @@ static void test_tournaments(void **state)
     arena_tournament got;
     assert_int_equal(arena_db_tournament_get(db, t1.id, &got), 0);
     assert_int_equal(got.done, 3);
-    assert_string_equal(got.key, "rr a b games=10");
+    assert_int_equal(got.games, 10);
     assert_int_equal(arena_db_tournament_get(db, 9999, &got), 1);
 
+    for (int v = 8; v >= 0; v--)
+        assert_int_equal(arena_db_tournament_finish(db, ids[v]), 0);
     assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 0);
     assert_int_equal(got.id, t2.id);
     assert_int_equal(arena_db_tournament_finish(db, t2.id), 0);
@@ -498,7 +439,7 @@ static void test_match_duplicate(void **state)
     arena_db *db = open_new("dup");
     const char *path = db_path("dup");
     int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
-    arena_tournament t = tour("dup");
+    arena_tournament t = tour(2);
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
     arena_match m = match2(a, b, 1, 32);
     m.tournament_id = t.id;
@@ -531,7 +472,7 @@ static void test_match_roundtrip(void **state)
     arena_db *db = open_new("roundtrip");
     int64_t a = add_bot(db, "a"), b = add_bot(db, "b"), c = add_bot(db, "c"),
             d = add_bot(db, "d");
-    arena_tournament t = tour("rt");
+    arena_tournament t = tour(2);
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
 
     const char *record = "# warchest record v1\nseed fedcba9876543210\n"
@@ -556,12 +497,15 @@ static void test_match_roundtrip(void **state)
     assert_int_equal(g.id, m.id);
     assert_int_equal(g.tournament_id, t.id);
     assert_int_equal(g.game_index, 7);
+    assert_string_equal(g.game, "duel");
     assert_true(g.seed == 0xFEDCBA9876543210ULL);
     assert_string_equal(g.options, "players=2 setup=draft");
     assert_int_equal(g.seats, 2);
     assert_int_equal(g.bot[0], b);
     assert_int_equal(g.bot[1], a);
     assert_int_equal(g.bot[2], 0);
+    assert_int_equal(g.team[0], 0);
+    assert_int_equal(g.team[1], 1);
     assert_true(g.score[0] == 0.0 && g.score[1] == 1.0);
     assert_string_equal(g.reason, "timeout");
     assert_int_equal(g.culprit, 0);
@@ -588,6 +532,8 @@ static void test_match_roundtrip(void **state)
     assert_true(g.hash == 0);
     assert_int_equal(g.seats, 4);
     assert_int_equal(g.bot[3], d);
+    assert_int_equal(g.team[2], 0);
+    assert_int_equal(g.team[3], 1);
     assert_true(g.score[2] == 0.5);
     assert_int_equal(g.culprit, -1);
     assert_null(g.record);
@@ -694,7 +640,7 @@ static void test_results(void **state)
     arena_db *db = open_new("results");
     int64_t a = add_bot(db, "zed"), b = add_bot(db, "amy"), c = add_bot(db, "max"),
             d = add_bot(db, "dan");
-    arena_tournament t = tour("res");
+    arena_tournament t = tour(2);
     assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
     struct { int64_t x, y; double sx; int in_t; } games[] = {
         {a, b, 1, 1}, {b, a, 1, 1}, {a, b, 0.5, 1}, {b, a, 0, 1},   /* a: 2W 1D 1L vs b */
@@ -932,29 +878,6 @@ static void test_interrupted(void **state)
 
 /* ---- main --------------------------------------------------------------- */
 
-static int make_dir(void **state)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/test_arena_db.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    char p[600];
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    closedir(d);
-    return rmdir(dir);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -972,5 +895,5 @@ int main(void)
         cmocka_unit_test(test_check_ratings),
         cmocka_unit_test(test_interrupted),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }

@@ -108,6 +108,10 @@ add_sample_bots() {
 }
 
 bot_id() { sql "SELECT id FROM bots WHERE name = '$1' AND removed_at IS NULL"; }
+# SQL for the bot in seat $2 of the match row aliased $1, and for "bot $1
+# plays in the match row aliased $2 (default: matches)".
+seat() { echo "(SELECT bot_id FROM match_seats WHERE match_id = $1.id AND seat = $2)"; }
+plays() { echo "$1 IN (SELECT bot_id FROM match_seats WHERE match_id = ${2:-matches}.id)"; }
 stored() { sql "SELECT count(*) FROM matches${1:+ WHERE tournament_id = $1}"; }
 
 # awk over the data rows of a CSV file ("-": stdin) whose header names the
@@ -242,7 +246,8 @@ test_round_robin() {
   badpairs=$(sql "SELECT a.game_index FROM matches a JOIN matches b
                   ON b.tournament_id = a.tournament_id AND b.game_index = a.game_index + 1
                   WHERE a.game_index % 2 = 0
-                    AND (a.seed != b.seed OR a.bot0 != b.bot1 OR a.bot1 != b.bot0)")
+                    AND (a.seed != b.seed OR $(seat a 0) != $(seat b 1)
+                         OR $(seat a 1) != $(seat b 0))")
   [ -z "$badpairs" ] || fail "seed pairs broken at game_index $badpairs"
   eq "$(sql "SELECT count(*) FROM matches a JOIN matches b
              ON b.tournament_id = a.tournament_id AND b.game_index = a.game_index + 1
@@ -254,7 +259,7 @@ test_round_robin() {
   # Re-played with the same bots and seed, a match comes out the same:
   # the first, and one with the seeded random bot.
   local r7
-  r7=$(sql "SELECT min(id) FROM matches WHERE $(bot_id random7) IN (bot0, bot1)")
+  r7=$(sql "SELECT min(id) FROM matches WHERE $(plays "$(bot_id random7)")")
   for id in 1 "$r7"; do
     ok --db "$DB" rerun "$id"
     grep -q "^identical to the stored match" "$T/out" || fail "rerun $id: $(cat "$T/out")"
@@ -274,9 +279,9 @@ test_gauntlet() {
   hero=$(bot_id random)
   eq "$(sql 'SELECT planned FROM tournaments')" 6 "planned = (n-1)*games"
   eq "$(stored)" 6 "matches stored"
-  eq "$(sql "SELECT count(*) FROM matches WHERE $hero NOT IN (bot0, bot1)")" 0 \
+  eq "$(sql "SELECT count(*) FROM matches WHERE NOT $(plays "$hero")")" 0 \
      "matches without the first bot"
-  eq "$(sql "SELECT count(DISTINCT CASE WHEN bot0 = $hero THEN bot1 ELSE bot0 END) FROM matches")" \
+  eq "$(sql "SELECT count(DISTINCT bot_id) FROM match_seats WHERE bot_id != $hero")" \
      3 "opponents of the first bot"
   ok --db "$DB" crosstable --format csv
   eq "$(csv_awk "$T/out" '{ print $c["bot"] "," $c["opponent"] }' | sort | tr '\n' ' ')" \
@@ -420,7 +425,7 @@ test_kill_resume() {
   eq "$(sql 'SELECT count(DISTINCT seed) FROM matches')" "$((games / 2))" "distinct seeds"
   eq "$(sql "SELECT count(*) FROM matches a JOIN matches b ON b.game_index = a.game_index + 1
              WHERE a.game_index % 2 = 0 AND a.seed = b.seed
-               AND a.bot0 = b.bot1 AND a.bot1 = b.bot0")" "$((planned / 2))" \
+               AND $(seat a 0) = $(seat b 1) AND $(seat a 1) = $(seat b 0)")" "$((planned / 2))" \
      "seed pairs across the resumes"
   ok --db "$DB" standings --tournament 1 --format csv
   eq "$(games_total <"$T/out")" "$((2 * planned))" "standings games at the end"
@@ -483,7 +488,7 @@ test_resume() {
   eq "$(stored 1)" 40 "tournament 1 matches"
   eq "$(sql 'SELECT count(*) FROM tournaments')" 2 "tournaments (resume adds none)"
   eq "$(sql "SELECT count(*) FROM matches WHERE tournament_id = 1
-             AND options LIKE '%setup=draft%' AND $(bot_id greedy) IN (bot0, bot1)")" 40 \
+             AND options LIKE '%setup=draft%' AND $(plays "$(bot_id greedy)")")" 40 \
      "tournament 1 matches: draft, with the gauntlet's first bot"
   eq "$(sql 'SELECT count(DISTINCT seed) FROM matches WHERE tournament_id = 1')" 10 \
      "tournament 1 seeds"
@@ -516,7 +521,8 @@ snapshot() {
     ar crosstable --format csv
     ar bot list
     sql 'SELECT count(*) FROM matches'
-    sql 'SELECT id, key, planned, finished_at IS NOT NULL FROM tournaments'
+    sql 'SELECT id, game, format, games, options, seed, bots, planned, finished_at IS NOT NULL
+         FROM tournaments'
     sql 'SELECT id, name, removed_at IS NOT NULL FROM bots'
     sql 'SELECT bot_id, elo, games FROM ratings'
   } >"$1"
@@ -575,8 +581,8 @@ $(cat "$T/diff")"
     fail "removing a bot changed the standings: $(cat "$T/diff")"
   eq "$(csv_awk "$T/standings.after" '$c["bot"] == "random7" { print $c["games"] }')" 4 \
      "random7's games"
-  eq "$(sql "SELECT count(*) FROM matches WHERE $r7 IN (bot0, bot1)")" 4 "random7's matches"
-  id=$(sql "SELECT min(id) FROM matches WHERE $r7 IN (bot0, bot1)")
+  eq "$(sql "SELECT count(*) FROM matches WHERE $(plays "$r7")")" 4 "random7's matches"
+  id=$(sql "SELECT min(id) FROM matches WHERE $(plays "$r7")")
   ok --db "$DB" replay "$id"
   grep -q "^match $id: verified" "$T/out" || fail "replay $id: $(cat "$T/out")"
   ok --db "$DB" rerun "$id"

@@ -1,0 +1,283 @@
+/*
+ * test_arena_seats.c - matches of any number of seats in the arena's
+ * database: a row per seat, stored, read back, rated (Elo by
+ * rt_elo_match, against hand-computed numbers), reported, and checked, and
+ * the replay check catching seat rows changed behind the library's back.
+ * Also that the per-bot and per-game queries the web pages will page
+ * through are answered from an index.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "arena_report.h"
+#include "db_test.h"
+
+/* A free-for-all of `seats` bots, each its own team, in game "trio". */
+static arena_match ffa(int seats, const int64_t *bot, const double *score, double k)
+{
+    arena_match m = match2(bot[0], bot[1], score[0], k);
+    snprintf(m.game, sizeof m.game, "trio");
+    m.seats = seats;
+    for (int i = 0; i < seats; i++) {
+        m.bot[i] = bot[i];
+        m.team[i] = i;
+        m.score[i] = score[i];
+    }
+    return m;
+}
+
+static void test_three_seats(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("three");
+    const char *path = db_path("three");
+    int64_t bot[3] = {add_bot(db, "a"), add_bot(db, "b"), add_bot(db, "c")};
+
+    /* All at 1500, K = 32 over two opponents, 16 a pair: seat 0 beats both
+     * (8 + 8), the other two tie (0): 1516, 1492, 1492. */
+    double win0[3] = {1, 0, 0};
+    arena_match m = ffa(3, bot, win0, 32);
+    m.culprit = -1;
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, bot[0]) - 1516.0) < 1e-12);
+    assert_true(fabs(elo_of(db, bot[1]) - 1492.0) < 1e-12);
+    assert_true(fabs(elo_of(db, bot[2]) - 1492.0) < 1e-12);
+
+    arena_match g;
+    assert_int_equal(arena_db_match_get(db, m.id, &g), 0);
+    assert_string_equal(g.game, "trio");
+    assert_int_equal(g.seats, 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(g.bot[i], bot[i]);
+        assert_int_equal(g.team[i], i);
+        assert_true(g.score[i] == win0[i]);
+    }
+    arena_match_free(&g);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM match_seats"), 3);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM rating_history"), 3);
+
+    /* A forfeit by seat 2 wins for both others (two winners, one loser).
+     * E(24) = 1 / (1 + 10^(-0.06)) = 0.5344839; 16 a pair:
+     *   0 v 1, a tie:  16 (0.5 - E(24)) = -0.5517431 (to seat 0, + to seat 1)
+     *   0 v 2, a win:  16 (1 - E(24))   =  7.4482569
+     *   1 v 2, a win:  16 (1 - E(0))    =  8
+     * seat 0: 1516 - 0.5517431 + 7.4482569 = 1522.8965138
+     * seat 1: 1492 + 0.5517431 + 8         = 1500.5517431
+     * seat 2: 1492 - 7.4482569 - 8         = 1476.5517431 */
+    double forfeit[3] = {1, 1, 0};
+    m = ffa(3, bot, forfeit, 32);
+    m.culprit = 2;
+    snprintf(m.reason, sizeof m.reason, "timeout");
+    store_ok(db, &m);
+    assert_true(fabs(elo_of(db, bot[0]) - 1522.8965138) < 1e-6);
+    assert_true(fabs(elo_of(db, bot[1]) - 1500.5517431) < 1e-6);
+    assert_true(fabs(elo_of(db, bot[2]) - 1476.5517431) < 1e-6);
+
+    arena_rating *r = NULL;
+    assert_int_equal(arena_db_results(db, 0, &r), 3);
+    assert_int_equal(r[0].wins, 2);                  /* a */
+    assert_int_equal(r[1].wins, 1);                  /* b */
+    assert_int_equal(r[1].losses, 1);
+    assert_int_equal(r[2].losses, 2);                /* c */
+    free(r);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_six_seats_three_teams(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("six");
+    int64_t bot[6];
+    char name[8];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "b%d", i);
+        bot[i] = add_bot(db, name);
+    }
+    /* Teams 0+3, 1+4, 2+5, all at 1500; team 0 wins, the others tie:
+     * K = 20 over two opponents: team 0 +10, the others -5 each. */
+    double score[6] = {1, 0, 0, 1, 0, 0};
+    arena_match m = ffa(6, bot, score, 20);
+    for (int i = 0; i < 6; i++)
+        m.team[i] = i % 3;
+    store_ok(db, &m);
+    static const double want[6] = {1510, 1495, 1495, 1510, 1495, 1495};
+    for (int i = 0; i < 6; i++)
+        assert_true(fabs(elo_of(db, bot[i]) - want[i]) < 1e-9);
+    arena_match g;
+    assert_int_equal(arena_db_match_get(db, m.id, &g), 0);
+    assert_int_equal(g.seats, 6);
+    assert_int_equal(g.team[5], 2);
+    assert_int_equal(g.bot[5], bot[5]);
+    arena_match_free(&g);
+
+    /* Teams apart in score, or labels beyond the seats: refused. */
+    m.score[3] = 0;
+    assert_int_equal(arena_db_match_store(db, &m, err, sizeof err), -1);
+    expect_err("seat 3 scored apart from its team 0");
+    m.score[3] = 1;
+    m.team[4] = 6;
+    assert_int_equal(arena_db_match_store(db, &m, err, sizeof err), -1);
+    expect_err("seat 4's team must be 0 to 5");
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_check_sees_seats(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("seats_check");
+    const char *path = db_path("seats_check");
+    int64_t bot[3] = {add_bot(db, "a"), add_bot(db, "b"), add_bot(db, "c")};
+    double score[3] = {0, 1, 0.5};          /* three teams: no sum rule */
+    for (int i = 0; i < 5; i++) {
+        arena_match m = ffa(3, bot, score, 16);
+        store_ok(db, &m);
+    }
+    check_equal(db);
+
+    raw_exec(path, "UPDATE match_seats SET team = 0 WHERE match_id = 3 AND seat = 1");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("match 3");
+    raw_exec(path, "UPDATE match_seats SET team = 1 WHERE match_id = 3 AND seat = 1");
+    check_equal(db);
+
+    raw_exec(path, "UPDATE match_seats SET score = 0 WHERE match_id = 4 AND seat = 2");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("match 4");
+    raw_exec(path, "UPDATE match_seats SET score = 0.5 WHERE match_id = 4 AND seat = 2");
+
+    raw_exec(path, "DELETE FROM match_seats WHERE match_id = 2 AND seat = 2");
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("match 2 is damaged");
+    arena_match g;
+    assert_int_equal(arena_db_match_get(db, 2, &g), -1);      /* not half a match */
+    arena_match *list = NULL;
+    assert_int_equal(arena_db_match_list(db, NULL, &list), -1);
+    assert_null(list);
+    raw_exec(path, "INSERT INTO match_seats VALUES (2, 2, 3, 2, 0.5)");
+    check_equal(db);
+
+    raw_exec(path, "INSERT INTO match_seats VALUES (2, 3, 3, 3, 0.5)");   /* a fourth seat */
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("match 2 is damaged");
+    raw_exec(path, "DELETE FROM match_seats WHERE match_id = 2 AND seat = 3");
+
+    raw_exec(path, "INSERT INTO match_seats VALUES (99, 0, 1, 0, 1)");    /* of no match */
+    assert_int_equal(arena_db_check_ratings(db, err, sizeof err), 1);
+    expect_err("table match_seats refers to a missing row of matches");
+    raw_exec(path, "DELETE FROM match_seats WHERE match_id = 99");
+    check_equal(db);
+    arena_db_close(db);
+}
+
+/* Standings of several games and seat counts: each kind rated apart. */
+static void test_standings_by_kind(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("kinds");
+    int64_t bot[3] = {add_bot(db, "ann"), add_bot(db, "bob"), add_bot(db, "cat")};
+    double first[3] = {1, 0, 0}, second[3] = {0, 1, 0};
+    for (int i = 0; i < 6; i++) {
+        arena_match m = ffa(3, bot, i % 3 ? first : second, 16);
+        store_ok(db, &m);
+        arena_match d = match2(bot[2], bot[i % 2], 1, 16);   /* duel: cat wins all */
+        store_ok(db, &d);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, NULL, ARENA_CSV, out, err, sizeof err), 0);
+    fclose(out);
+    /* duel before trio (by name); in trio ann won 4 of 6, bob 2. */
+    const char *duel = strstr(text, "1,cat,"), *trio = strstr(text, "1,ann,");
+    assert_non_null(duel);
+    assert_non_null(trio);
+    assert_true(duel < trio);
+    assert_non_null(strstr(duel, ",6,6,0,0,100.0,"));
+    assert_non_null(strstr(trio, ",6,4,0,2,66.7,"));
+    assert_non_null(strstr(text, ",3,trio\n"));
+    assert_non_null(strstr(text, ",2,duel\n"));
+    free(text);
+
+    out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, NULL, ARENA_TABLE, out, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "duel: 2 players\n"));
+    assert_non_null(strstr(text, "\ntrio: 3 players (every two seats of different teams count"));
+    free(text);
+
+    arena_match_filter f = { .seats = 3 };
+    out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, &f, ARENA_JSON, out, err, sizeof err), 0);
+    fclose(out);
+    assert_null(strstr(text, "duel"));
+    assert_non_null(strstr(text, "\"players\": 3, \"rank\": 1, \"bot\": \"ann\""));
+    free(text);
+    arena_db_close(db);
+}
+
+/* The plan SQLite picks for a query: its lines joined. */
+static char *plan(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    char q[600];
+    snprintf(q, sizeof q, "EXPLAIN QUERY PLAN %s", sql);
+    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, q, -1, &st, NULL), SQLITE_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        fprintf(f, "%s\n", (const char *)sqlite3_column_text(st, 3));
+    fclose(f);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return text;
+}
+
+static void test_indexed_queries(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("plans");
+    arena_db_close(db);
+    const char *path = db_path("plans");
+    /* A bot's matches, newest first, a page after the last one seen. */
+    char *p = plan(path, "SELECT match_id FROM match_seats WHERE bot_id = 7 AND match_id < 1000"
+                         " ORDER BY match_id DESC LIMIT 50");
+    assert_non_null(strstr(p, "USING COVERING INDEX match_seats_bot"));
+    assert_null(strstr(p, "TEMP B-TREE"));
+    free(p);
+    /* A match's seats. */
+    p = plan(path, "SELECT bot_id, team, score FROM match_seats WHERE match_id = 5");
+    assert_non_null(strstr(p, "USING PRIMARY KEY"));
+    free(p);
+    /* A game's matches of some seats, a page at a time. */
+    p = plan(path, "SELECT id FROM matches WHERE game = 'g' AND seats = 3 AND id < 1000"
+                   " ORDER BY id DESC LIMIT 50");
+    assert_non_null(strstr(p, "INDEX matches_game"));
+    assert_null(strstr(p, "TEMP B-TREE"));
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_seats),
+        cmocka_unit_test(test_six_seats_three_teams),
+        cmocka_unit_test(test_check_sees_seats),
+        cmocka_unit_test(test_standings_by_kind),
+        cmocka_unit_test(test_indexed_queries),
+    };
+    return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
+}
