@@ -1,0 +1,177 @@
+/*
+ * bench_arena_db.c - the arena's database at scale (not a test: it prints
+ * numbers). Fills a fresh file with N matches among B bots through
+ * arena_db_match_store (one transaction each, as tournaments store them),
+ * mostly 2 seats, some 3 and 4, then times:
+ *   - storing: matches per second over the first and the last 10,000;
+ *   - a bot's newest 50 matches with their seats (the query a bot page
+ *     and `arena matches` pages with), p50 and p99 over 2,000 random bots,
+ *     with the (bot_id, match_id) index and again without it;
+ *   - the per-bot results of every match (arena_db_results) and the
+ *     ratings replay check (arena_db_check_ratings).
+ *
+ *   bench_arena_db [MATCHES [BOTS]]      (default 1000000 1000)
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "arena_db.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random match: 2 seats (80%), 3 (10%, each its own team) or 4 (2 v 2). */
+static void random_match(arena_match *m, int bots)
+{
+    static const double side[3] = {0, 0.5, 1};
+    memset(m, 0, sizeof *m);
+    int r = (int)(next_rand() % 10);
+    m->seats = r < 8 ? 2 : r == 8 ? 3 : 4;
+    snprintf(m->game, sizeof m->game, m->seats == 3 ? "trio" : "duel");
+    for (int i = 0; i < m->seats; i++) {
+        int fresh;
+        do {
+            m->bot[i] = 1 + (int64_t)(next_rand() % (uint64_t)bots);
+            fresh = 1;
+            for (int j = 0; j < i; j++)
+                fresh &= m->bot[j] != m->bot[i];
+        } while (!fresh);
+        m->team[i] = m->seats == 4 ? i % 2 : i;
+    }
+    double s = side[next_rand() % 3];
+    for (int i = 0; i < m->seats; i++)
+        m->score[i] = m->seats == 3 ? (i == 0 ? s : 0) : (m->team[i] == 0 ? s : 1 - s);
+    m->game_index = -1;
+    m->seed = next_rand();
+    m->hash = next_rand();
+    m->culprit = -1;
+    m->decisions = 100;
+    m->elo_k = 16;
+    snprintf(m->reason, sizeof m->reason, "markers");
+    snprintf(m->options, sizeof m->options, "players=%d", m->seats);
+}
+
+static const char PAGE[] =
+    "SELECT m.id, m.game, m.reason, s.seat, s.bot_id, s.score"
+    " FROM (SELECT match_id FROM match_seats WHERE bot_id = :bot"
+    "       ORDER BY match_id DESC LIMIT 50) p"
+    " JOIN matches m ON m.id = p.match_id JOIN match_seats s ON s.match_id = m.id"
+    " ORDER BY m.id DESC, s.seat";
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* p50 and p99 in microseconds of a bot's page, over `n` random bots. */
+static void time_pages(const char *path, int bots, int n, const char *label)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, PAGE, -1, &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "bench: %s\n", sqlite3_errmsg(h));
+        exit(1);
+    }
+    double *us = malloc((size_t)n * sizeof *us);
+    long rows = 0;
+    for (int i = 0; i < n; i++) {
+        double t0 = now();
+        int64_t bot = 1 + (int64_t)(next_rand() % (uint64_t)bots);
+        sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":bot"), bot);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            rows++;
+        sqlite3_reset(st);
+        us[i] = (now() - t0) * 1e6;
+    }
+    qsort(us, (size_t)n, sizeof *us, by_double);
+    printf("bot page (%s): p50 %.0f us, p99 %.0f us, %.1f rows a page\n", label, us[n / 2],
+           us[n * 99 / 100], (double)rows / n);
+    free(us);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+}
+
+int main(int argc, char **argv)
+{
+    long matches = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
+    int bots = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
+    if (matches < 20000 || bots < 4) {
+        fprintf(stderr, "usage: bench_arena_db [MATCHES >= 20000 [BOTS >= 4]]\n");
+        return 2;
+    }
+    char dir[] = "/tmp/bench_arena_db.XXXXXX", path[64], err[512];
+    if (!mkdtemp(dir))
+        return 1;
+    snprintf(path, sizeof path, "%s/arena.db", dir);
+    arena_db *db = NULL;
+    if (arena_db_open(&db, path, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "bench: %s\n", err);
+        return 1;
+    }
+    for (int i = 0; i < bots; i++) {
+        arena_bot b = {0};
+        snprintf(b.name, sizeof b.name, "bot%d", i);
+        snprintf(b.cmd, sizeof b.cmd, "true");
+        arena_db_bot_add(db, &b, err, sizeof err);
+    }
+    double t0 = now(), first = 0, last_start = 0;
+    for (long i = 0; i < matches; i++) {
+        if (i == matches - 10000)
+            last_start = now();
+        arena_match m;
+        random_match(&m, bots);
+        if (arena_db_match_store(db, &m, err, sizeof err) != 0) {
+            fprintf(stderr, "bench: %s\n", err);
+            return 1;
+        }
+        if (i == 9999)
+            first = now() - t0;
+    }
+    double last = now() - last_start, fill = now() - t0;
+    printf("%ld matches, %d bots: stored in %.1f s; first 10000 at %.0f/s, last 10000 at %.0f/s\n",
+           matches, bots, fill, 10000 / first, 10000 / last);
+
+    time_pages(path, bots, 2000, "index");
+    double t1 = now();
+    arena_rating *r = NULL;
+    int n = arena_db_results(db, 0, &r);
+    printf("results of every bot over every match: %.0f ms (%d bots)\n", (now() - t1) * 1e3, n);
+    free(r);
+    t1 = now();
+    int rc = arena_db_check_ratings(db, err, sizeof err);
+    printf("ratings replay check: %.1f s (%s)\n", now() - t1, rc == 0 ? "equal" : err);
+    arena_db_close(db);
+
+    sqlite3 *h = NULL;
+    sqlite3_open(path, &h);
+    sqlite3_exec(h, "DROP INDEX match_seats_bot", NULL, NULL, NULL);
+    sqlite3_close(h);
+    time_pages(path, bots, 20, "no index");
+    static const char *const files[] = { "arena.db", "arena.db-wal", "arena.db-shm" };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    return rmdir(dir) == 0 ? 0 : 1;
+}
