@@ -4,9 +4,9 @@
  * finished.
  */
 #include "arena_db_internal.h"
+#include "kv.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,20 +46,25 @@ static int bots_text(const arena_tournament *t, char *buf, size_t size)
     return 0;
 }
 
-/* And back: 0, or -1 for anything but positive ids (at most ARENA_MAX_BOTS). */
+/* And back: 0, or -1 for anything but positive ids (at most ARENA_MAX_BOTS)
+ * each after one space. */
 static int bots_parse(const char *text, arena_tournament *t)
 {
+    char word[24];
     t->nbots = 0;
-    const char *p = text ? text : "";
-    while (*p) {
-        char *end;
-        errno = 0;
-        long long id = strtoll(p, &end, 10);
-        if (end == p || errno || id <= 0 || t->nbots == ARENA_MAX_BOTS ||
-            (*end && *end != ' ') || (*end == ' ' && end[1] == 0))
+    for (const char *p = text ? text : ""; *p;) {
+        size_t n = strcspn(p, " ");
+        int64_t id;
+        if (n == 0 || n >= sizeof word || t->nbots == ARENA_MAX_BOTS)
+            return -1;
+        memcpy(word, p, n);
+        word[n] = 0;
+        if (kv_i64(word, 1, INT64_MAX, &id) < 0)
             return -1;
         t->bot[t->nbots++] = id;
-        p = *end ? end + 1 : end;
+        p += n;
+        if (*p == ' ' && *++p == 0)
+            return -1;              /* a trailing space */
     }
     return 0;
 }

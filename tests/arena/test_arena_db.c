@@ -429,6 +429,17 @@ static void test_tournaments(void **state)
     assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 1);
     assert_int_equal(arena_db_tournament_get(db, t1.id, &got), 0);
     assert_int_equal(got.finished, 1);
+
+    /* Entrants that do not read as ids: refused, not guessed at. */
+    static const char *const bad[] = {"1 x", "1 ", " 1", "1  2", "-1", "0", "1,2",
+                                      "99999999999999999999"};
+    char sql[200];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(sql, sizeof sql, "UPDATE tournaments SET bots = '%s' WHERE id = %lld", bad[i],
+                 (long long)t1.id);
+        raw_exec(db_path("tour"), sql);
+        assert_int_equal(arena_db_tournament_get(db, t1.id, &got), -1);
+    }
     arena_db_close(db);
 }
 
