@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -22,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena_bench.h"
+#include "arena_cmd.h"
 #include "cli.h"
 #include "kv.h"
 #include "arena_db.h"
@@ -33,121 +33,6 @@
 #include "ref_match.h"
 #include "ref_record.h"
 #include "zauth.h"
-
-static const char *db_path = "arena.db";
-
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "arena: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-    return 2;
-}
-
-static int wants_help(int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-            return 1;
-    return 0;
-}
-
-static arena_db *open_db(int create)
-{
-    arena_db *db;
-    char err[512];
-    if (arena_db_open(&db, db_path, create, err, sizeof err) < 0) {
-        fail("%s", err);
-        return NULL;
-    }
-    return db;
-}
-
-/* ---- bots --------------------------------------------------------------- */
-
-static const char bot_help[] =
-    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V]\n"
-    "       arena bot list\n"
-    "       arena bot remove NAME      (its past matches are kept)\n";
-
-static int cmd_bot(int argc, char **argv)
-{
-    if (argc < 1 || wants_help(argc, argv)) {
-        fputs(bot_help, argc < 1 ? stderr : stdout);
-        return argc < 1 ? 2 : 0;
-    }
-    char err[512];
-    if (!strcmp(argv[0], "add")) {
-        if (argc < 2 || argv[1][0] == '-')
-            return fail("bot add needs a NAME");
-        arena_bot b;
-        memset(&b, 0, sizeof b);
-        snprintf(b.name, sizeof b.name, "%s", argv[1]);
-        for (int i = 2; i < argc; i++) {
-            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-            char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
-                      : !strcmp(argv[i], "--version") ? b.version : NULL;
-            size_t cap = dst == b.cmd ? sizeof b.cmd : dst == b.cwd ? sizeof b.cwd : sizeof b.version;
-            if (!dst)
-                return fail("bot add: unknown option '%s'", argv[i]);
-            if (!v)
-                return fail("bot add: %s needs a value", argv[i]);
-            if (strlen(v) >= cap)
-                return fail("bot add: %s is too long", argv[i]);
-            snprintf(dst, cap, "%s", v);
-            i++;
-        }
-        if (!b.cmd[0])
-            return fail("bot add: --cmd is required");
-        if (b.cwd[0] && access(b.cwd, X_OK) != 0)
-            return fail("bot add: no directory %s", b.cwd);
-        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
-            return fail("bot add %s: %s", b.name, err);
-        arena_db *db = open_db(1);
-        if (!db)
-            return 2;
-        int rc = arena_db_bot_add(db, &b, err, sizeof err);
-        arena_db_close(db);
-        if (rc < 0)
-            return fail("%s", err);
-        printf("added bot %s\n", b.name);
-        return 0;
-    }
-    if (!strcmp(argv[0], "list")) {
-        arena_db *db = open_db(0);
-        if (!db)
-            return 2;
-        arena_bot *bots;
-        int n = arena_db_bot_list(db, &bots);
-        arena_db_close(db);
-        if (n < 0)
-            return fail("cannot list bots");
-        printf("%-20s %-10s %s\n", "bot", "version", "command");
-        for (int i = 0; i < n; i++)
-            printf("%-20s %-10s %s%s%s\n", bots[i].name, bots[i].version[0] ? bots[i].version : "-",
-                   bots[i].cmd, bots[i].cwd[0] ? "   (in " : "", bots[i].cwd[0] ? bots[i].cwd : "");
-        free(bots);
-        return 0;
-    }
-    if (!strcmp(argv[0], "remove")) {
-        if (argc != 2)
-            return fail("bot remove needs exactly one NAME");
-        arena_db *db = open_db(0);
-        if (!db)
-            return 2;
-        int rc = arena_db_bot_remove(db, argv[1], err, sizeof err);
-        arena_db_close(db);
-        if (rc < 0)
-            return fail("%s", err);
-        printf("removed bot %s (its matches are kept)\n", argv[1]);
-        return 0;
-    }
-    return fail("unknown bot command '%s' (add, list, remove)", argv[0]);
-}
 
 /* ---- tournaments -------------------------------------------------------- */
 
@@ -178,7 +63,7 @@ static const char tournament_help[] =
 
 static int cmd_tournament(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
+    if (ac_help(argc, argv)) {
         fputs(tournament_help, stdout);
         return 0;
     }
@@ -201,7 +86,7 @@ static int cmd_tournament(int argc, char **argv)
         const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (f[0] != '-') {
             if (nnames == 64)
-                return fail("at most 64 bots in a tournament");
+                return ac_fail("at most 64 bots in a tournament");
             names[nnames++] = f;
             continue;
         }
@@ -222,30 +107,30 @@ static int cmd_tournament(int argc, char **argv)
         for (int k = 0; valued[k]; k++)
             known = known || !strcmp(f, valued[k]);
         if (!known)
-            return fail("unknown option '%s' (see arena tournament --help)", f);
+            return ac_fail("unknown option '%s' (see arena tournament --help)", f);
         if (!val)
-            return fail("%s needs a value", f);
+            return ac_fail("%s needs a value", f);
         i++;
         const char *key = NULL;
         if (!strcmp(f, "--format")) {
             if ((spec.format = arena_format_parse(val)) < 0)
-                return fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
+                return ac_fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
         } else if (!strcmp(f, "--games")) {
             if (kv_i64(val, 1, 1000000, &v) < 0)
-                return fail("--games wants a positive whole number, not '%s'", val);
+                return ac_fail("--games wants a positive whole number, not '%s'", val);
             spec.games = (int)v;
         } else if (!strcmp(f, "--concurrency")) {
             if (kv_i64(val, 0, 128, &v) < 0)
-                return fail("--concurrency must be from 0 to 128, not '%s'", val);
+                return ac_fail("--concurrency must be from 0 to 128, not '%s'", val);
             run.concurrency = (int)v;
         } else if (!strcmp(f, "--seed")) {
             if (kv_u64(val, &spec.seed) < 0)
-                return fail("--seed wants a whole number, not '%s'", val);
+                return ac_fail("--seed wants a whole number, not '%s'", val);
         } else if (!strcmp(f, "--elo-k")) {
             char *end;
             spec.elo_k = strtod(val, &end);
             if (*end || !(spec.elo_k > 0 && spec.elo_k <= 400))
-                return fail("--elo-k must be a number from 0 to 400, not '%s'", val);
+                return ac_fail("--elo-k must be a number from 0 to 400, not '%s'", val);
         } else if (!strcmp(f, "--setup")) {
             key = "setup";
         } else if (!strcmp(f, "--players")) {
@@ -257,14 +142,14 @@ static int cmd_tournament(int argc, char **argv)
         } else if (!strcmp(f, "--move-ms") || !strcmp(f, "--bank-ms") ||
                    !strcmp(f, "--handshake-ms") || !strcmp(f, "--strikes")) {
             if (kv_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
-                return fail("bad value for %s: '%s'", f, val);
+                return ac_fail("bad value for %s: '%s'", f, val);
             if (f[2] == 'm') spec.move_ms = v;
             else if (f[2] == 'b') spec.bank_ms = v;
             else if (f[2] == 'h') spec.handshake_ms = v;
             else spec.strikes = (int)v;
         } else if (!strcmp(f, "--memory-mb")) {
             if (kv_i64(val, 0, (int64_t)1 << 30, &v) < 0)
-                return fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
+                return ac_fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
                             val);
             spec.memory_mb = v;
         } else if (!strcmp(f, "--listen")) {
@@ -276,45 +161,45 @@ static int cmd_tournament(int argc, char **argv)
         } else if (!strcmp(f, "--referee")) {
             snprintf(referee, sizeof referee, "%s", val);
         } else {
-            return fail("unknown option '%s' (see arena tournament --help)", f);
+            return ac_fail("unknown option '%s' (see arena tournament --help)", f);
         }
         if (key) {
             const char *why = g->options_set(gopts, key, val);
             if (why)
-                return fail("%s", why);
+                return ac_fail("%s", why);
         }
     }
     if (run.concurrency == 0 && !run.remote.listen)
-        return fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
+        return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
     if ((run.remote.curve_key || run.remote.curve_workers) &&
         !(run.remote.curve_key && run.remote.curve_workers && run.remote.listen))
-        return fail("--curve-key and --curve-workers go together, with --listen");
+        return ac_fail("--curve-key and --curve-workers go together, with --listen");
     /* Team games are the 4-player game; the 4-player game is team games. */
     g->options_format(gopts, spec.options, sizeof spec.options);
     int four = strstr(spec.options, "players=4") != NULL;
     if (spec.format == ARENA_TEAMS && !four) {
         const char *why = g->options_set(gopts, "players", "4");
         if (why)
-            return fail("%s", why);
+            return ac_fail("%s", why);
     } else if (spec.format != ARENA_TEAMS && four) {
-        return fail("4-player tournaments pair bots into teams: use --format teams");
+        return ac_fail("4-player tournaments pair bots into teams: use --format teams");
     }
     g->options_format(gopts, spec.options, sizeof spec.options);
 
     arena_db *db;
-    if (arena_db_open(&db, db_path, 0, err, sizeof err) < 0)
-        return fail("%s%s", err, access(db_path, F_OK) != 0
+    if (arena_db_open(&db, ac_db_path, 0, err, sizeof err) < 0)
+        return ac_fail("%s%s", err, access(ac_db_path, F_OK) != 0
                                      ? " (register bots first: arena bot add NAME --cmd CMD)" : "");
     int rc = 2;
     if (resume) {
         arena_tournament t;
         if (nnames || arena_db_tournament_latest_unfinished(db, &t) != 0) {
-            fail(nnames ? "--resume takes no bots: it carries on the last tournament"
+            ac_fail(nnames ? "--resume takes no bots: it carries on the last tournament"
                         : "no unfinished tournament to resume");
             goto out;
         }
         if (arena_spec_from_tournament(&t, &spec) < 0) {
-            fail("tournament %" PRId64 " cannot be resumed: unknown format '%s'", t.id, t.format);
+            ac_fail("tournament %" PRId64 " cannot be resumed: unknown format '%s'", t.id, t.format);
             goto out;
         }
     } else if (nnames) {
@@ -322,13 +207,13 @@ static int cmd_tournament(int argc, char **argv)
             arena_bot b;
             int found = arena_db_bot_by_name(db, names[i], &b);
             if (found != 0) {
-                fail(found > 0 ? "unknown bot '%s' (see arena bot list)" : "cannot look up '%s'",
+                ac_fail(found > 0 ? "unknown bot '%s' (see arena bot list)" : "cannot look up '%s'",
                      names[i]);
                 goto out;
             }
             for (int j = 0; j < spec.nbots; j++)
                 if (spec.bot[j] == b.id) {
-                    fail("bot '%s' is named twice", names[i]);
+                    ac_fail("bot '%s' is named twice", names[i]);
                     goto out;
                 }
             spec.bot[spec.nbots++] = b.id;
@@ -343,23 +228,23 @@ static int cmd_tournament(int argc, char **argv)
     }
     const char *why;
     if (arena_plan_size(spec.format, spec.nbots, spec.games, &why) < 0) {
-        fail("%s", why);
+        ac_fail("%s", why);
         goto out;
     }
     for (int i = 0; i < spec.nbots; i++) {
         arena_bot b;
         if (arena_db_bot_by_id(db, spec.bot[i], &b) != 0 || b.removed) {
-            fail("bot %" PRId64 " is no longer registered", spec.bot[i]);
+            ac_fail("bot %" PRId64 " is no longer registered", spec.bot[i]);
             goto out;
         }
         if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0) {
-            fail("bot %s: %s", b.name, err);
+            ac_fail("bot %s: %s", b.name, err);
             goto out;
         }
     }
     int64_t tid = 0;
     if (arena_tourney_run(db, &spec, &run, &tid, err, sizeof err) < 0) {
-        fail("%s", err);
+        ac_fail("%s", err);
         rc = 1;
         goto out;
     }
@@ -368,7 +253,7 @@ static int cmd_tournament(int argc, char **argv)
         printf("tournament %" PRId64 " finished\n\n", tid);
         arena_match_filter f = { .tournament_id = tid };
         if (arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
-            rc = fail("%s", err);
+            rc = ac_fail("%s", err);
     }
 out:
     arena_db_close(db);
@@ -383,7 +268,7 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
     arena_match_filter f = { .tournament_id = tid };
     int n = arena_db_match_list(db, &f, &list);
     if (n < 0)
-        return fail("cannot read the matches");
+        return ac_fail("cannot read the matches");
     if (format == ARENA_CSV)
         fprintf(out, "id,tournament,seed,bots,scores,reason,culprit,decisions,seconds\n");
     else if (format == ARENA_JSON)
@@ -397,7 +282,7 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
         int bl = 0, sl = 0;
         for (int i = 0; i < m->seats; i++) {
             arena_bot b;
-            const char *name = arena_db_bot_by_id(db, m->bot[i], &b) == 0 ? b.name : "?";
+            const char *name = arena_db_bot_by_id(db, m->bot[i], &b) == 0 ? b.label : "?";
             bl += snprintf(bots + bl, sizeof bots - (size_t)bl, "%s%s",
                            i ? (format == ARENA_TABLE ? " v " : " ") : "", name);
             sl += snprintf(scores + sl, sizeof scores - (size_t)sl, "%s%g",
@@ -430,7 +315,7 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
 /* standings, crosstable, matches */
 static int cmd_report(int argc, char **argv, const char *what)
 {
-    if (wants_help(argc, argv)) {
+    if (ac_help(argc, argv)) {
         printf("usage: arena %s [--tournament ID] [--format table|csv|json]%s\n", what,
                !strcmp(what, "standings") ? " [--players N]" : "");
         return 0;
@@ -441,19 +326,19 @@ static int cmd_report(int argc, char **argv, const char *what)
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--tournament") && val) {
             if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
-                return fail("--tournament wants a tournament number, not '%s'", val);
+                return ac_fail("--tournament wants a tournament number, not '%s'", val);
         } else if (!strcmp(argv[i], "--format") && val) {
             if ((format = arena_report_format(val)) < 0)
-                return fail("--format must be table, csv or json, not '%s'", val);
+                return ac_fail("--format must be table, csv or json, not '%s'", val);
         } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
             if (kv_i64(val, 2, ARENA_MAX_SEATS, &players) < 0)
-                return fail("--players must be 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
+                return ac_fail("--players must be 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
         } else {
-            return fail("unknown option '%s' (see arena %s --help)", argv[i], what);
+            return ac_fail("unknown option '%s' (see arena %s --help)", argv[i], what);
         }
         i++;
     }
-    arena_db *db = open_db(0);
+    arena_db *db = ac_open(0);
     if (!db)
         return 2;
     char err[512];
@@ -461,15 +346,15 @@ static int cmd_report(int argc, char **argv, const char *what)
     arena_match_filter f = { .tournament_id = tid, .seats = (int)players };
     int rc = 0;
     if (tid && arena_db_tournament_get(db, tid, &t) != 0)
-        rc = fail("no tournament %" PRId64, tid);
+        rc = ac_fail("no tournament %" PRId64, tid);
     else if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
     else if (!strcmp(what, "crosstable") &&
              arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0)
-        rc = fail("%s", err);
+        rc = ac_fail("%s", err);
     else if (!strcmp(what, "standings") &&
              arena_standings(db, &f, format, stdout, err, sizeof err) < 0)
-        rc = fail("%s", err);
+        rc = ac_fail("%s", err);
     arena_db_close(db);
     return rc;
 }
@@ -482,27 +367,27 @@ static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record 
     int64_t id;
     char err[256];
     if (kv_i64(arg, 1, INT64_MAX, &id) < 0)
-        return fail("a match number is wanted, not '%s'", arg);
+        return ac_fail("a match number is wanted, not '%s'", arg);
     if (arena_db_match_get(db, id, m) != 0)
-        return fail("no match %" PRId64, id);
+        return ac_fail("no match %" PRId64, id);
     FILE *f = fmemopen(m->record, strlen(m->record), "r");
     int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
     if (f)
         fclose(f);
     if (rc < 0) {
         arena_match_free(m);
-        return fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
+        return ac_fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
     }
     return 0;
 }
 
 static int cmd_replay(int argc, char **argv)
 {
-    if (argc != 1 || wants_help(argc, argv)) {
+    if (argc != 1 || ac_help(argc, argv)) {
         puts("usage: arena replay MATCH_ID    (re-simulate the stored record and verify it)");
         return argc == 1 ? 0 : 2;
     }
-    arena_db *db = open_db(0);
+    arena_db *db = ac_open(0);
     if (!db)
         return 2;
     arena_match m;
@@ -527,11 +412,11 @@ static int cmd_replay(int argc, char **argv)
 
 static int cmd_rerun(int argc, char **argv)
 {
-    if (argc != 1 || wants_help(argc, argv)) {
+    if (argc != 1 || ac_help(argc, argv)) {
         puts("usage: arena rerun MATCH_ID    (play it again: same bots, same seed)");
         return argc == 1 ? 0 : 2;
     }
-    arena_db *db = open_db(0);
+    arena_db *db = ac_open(0);
     if (!db)
         return 2;
     arena_match m;
@@ -569,7 +454,7 @@ static int cmd_rerun(int argc, char **argv)
     ref_record_init(&fresh);
     if (game_options_parse(g, options, m.options, err, sizeof err) < 0 ||
         ref_match_play(&c, &fresh, err, sizeof err) < 0) {
-        rc = fail("rerun failed: %s", err);
+        rc = ac_fail("rerun failed: %s", err);
         goto out;
     }
     size_t diverge = 0;
@@ -599,18 +484,18 @@ out:
 
 static int cmd_check(int argc, char **argv)
 {
-    if (argc || wants_help(argc, argv)) {
+    if (argc || ac_help(argc, argv)) {
         puts("usage: arena check    (stored ratings must equal a recompute from the matches)");
         return argc ? 2 : 0;
     }
-    arena_db *db = open_db(0);
+    arena_db *db = ac_open(0);
     if (!db)
         return 2;
     char err[512];
     int rc = arena_db_check_ratings(db, err, sizeof err);
     arena_db_close(db);
     if (rc < 0)
-        return fail("cannot check: %s", err);
+        return ac_fail("cannot check: %s", err);
     if (rc > 0) {
         fprintf(stderr, "arena: ratings differ from the matches: %s\n", err);
         return 1;
@@ -621,13 +506,13 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_sprt(int argc, char **argv)
 {
-    if (wants_help(argc, argv) || argc < 2) {
+    if (ac_help(argc, argv) || argc < 2) {
         puts("usage: arena sprt BOT_A BOT_B [--elo0 E] [--elo1 E] [--alpha A] [--beta B]\n"
              "                  [--tournament ID]\n"
              "Tests H1 \"A is stronger than B by elo1\" against H0 \"by elo0\" (default 0 and 10,\n"
              "alpha = beta = 0.05) over their stored games, counting seed pairs as units.\n"
              "Exit 0: H1 accepted, 1: H0 accepted, 3: keep playing.");
-        return argc < 2 && !wants_help(argc, argv) ? 2 : 0;
+        return argc < 2 && !ac_help(argc, argv) ? 2 : 0;
     }
     rt_sprt_params p = { 0, 10, 0.05, 0.05 };
     int64_t tid = 0;
@@ -636,36 +521,36 @@ static int cmd_sprt(int argc, char **argv)
         double *dst = !strcmp(f, "--elo0") ? &p.elo0 : !strcmp(f, "--elo1") ? &p.elo1
                     : !strcmp(f, "--alpha") ? &p.alpha : !strcmp(f, "--beta") ? &p.beta : NULL;
         if (!val)
-            return fail("%s needs a value", f);
+            return ac_fail("%s needs a value", f);
         if (dst) {
             char *end;
             *dst = strtod(val, &end);
             if (*end || end == val)
-                return fail("%s wants a number, not '%s'", f, val);
+                return ac_fail("%s wants a number, not '%s'", f, val);
         } else if (!strcmp(f, "--tournament")) {
             if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
-                return fail("--tournament wants a tournament number, not '%s'", val);
+                return ac_fail("--tournament wants a tournament number, not '%s'", val);
         } else {
-            return fail("unknown option '%s' (see arena sprt --help)", f);
+            return ac_fail("unknown option '%s' (see arena sprt --help)", f);
         }
         i++;
     }
-    arena_db *db = open_db(0);
+    arena_db *db = ac_open(0);
     if (!db)
         return 2;
     arena_bot a, b;
     char err[256];
     int rc;
     if (arena_db_bot_by_name(db, argv[0], &a) != 0)
-        rc = fail("unknown bot '%s'", argv[0]);
+        rc = ac_fail("unknown bot '%s'", argv[0]);
     else if (arena_db_bot_by_name(db, argv[1], &b) != 0)
-        rc = fail("unknown bot '%s'", argv[1]);
+        rc = ac_fail("unknown bot '%s'", argv[1]);
     else if (a.id == b.id)
-        rc = fail("a bot cannot be tested against itself");
+        rc = ac_fail("a bot cannot be tested against itself");
     else {
         arena_match_filter f = { .tournament_id = tid };
         int v = arena_sprt(db, a.id, b.id, &f, &p, stdout, err, sizeof err);
-        rc = v == -2 ? fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
+        rc = v == -2 ? ac_fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
     }
     arena_db_close(db);
     return rc;
@@ -673,7 +558,7 @@ static int cmd_sprt(int argc, char **argv)
 
 static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
-    "  bot add|list|remove    register the bots that play\n"
+    "  bot add|list|...       register bots and versions; retire, disable, enable\n"
     "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
     "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
     "  crosstable             results pair by pair\n"
@@ -689,7 +574,7 @@ static const char usage[] =
 /* arena keygen PATH: the arena's key pair, or a worker's. */
 static int cmd_keygen(int argc, char **argv)
 {
-    if (wants_help(argc, argv)) {
+    if (ac_help(argc, argv)) {
         printf("usage: arena keygen PATH\n"
                "Writes a CURVE key pair: PATH (the secret key, mode 0600) and PATH.pub.\n"
                "The arena takes its own with --curve-key PATH and lists its workers' .pub\n"
@@ -698,10 +583,10 @@ static int cmd_keygen(int argc, char **argv)
         return 0;
     }
     if (argc != 1 || argv[0][0] == '-')
-        return fail("keygen needs exactly one PATH");
+        return ac_fail("keygen needs exactly one PATH");
     char err[512];
     if (zauth_keygen(argv[0], err, sizeof err) < 0)
-        return fail("%s", err);
+        return ac_fail("%s", err);
     printf("wrote %s (secret) and %s.pub\n", argv[0], argv[0]);
     return 0;
 }
@@ -711,8 +596,8 @@ int main(int argc, char **argv)
     int i = 1;
     while (i < argc && !strcmp(argv[i], "--db")) {
         if (i + 1 >= argc)
-            return fail("--db needs a file name");
-        db_path = argv[i + 1];
+            return ac_fail("--db needs a file name");
+        ac_db_path = argv[i + 1];
         i += 2;
     }
     if (i >= argc || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -726,14 +611,14 @@ int main(int argc, char **argv)
     for (int k = i + 1; k < argc && n < 256; k++) {
         if (!strcmp(argv[k], "--db")) {
             if (k + 1 >= argc)
-                return fail("--db needs a file name");
-            db_path = argv[++k];
+                return ac_fail("--db needs a file name");
+            ac_db_path = argv[++k];
             continue;
         }
         rest[n++] = argv[k];
     }
     if (!strcmp(cmd, "bot"))
-        return cmd_bot(n, rest);
+        return ac_bot(n, rest);
     if (!strcmp(cmd, "tournament"))
         return cmd_tournament(n, rest);
     if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
@@ -754,5 +639,5 @@ int main(int argc, char **argv)
         cli_sibling("../agents/random", bot, sizeof bot);
         return arena_bench_main(n, rest, referee, bot);
     }
-    return fail("unknown command '%s' (see arena --help)", cmd);
+    return ac_fail("unknown command '%s' (see arena --help)", cmd);
 }

@@ -1,6 +1,6 @@
 /*
  * arena_db.c - opening the arena's SQLite database and migrating its
- * schema, the helpers the other arena_db_*.c files share, and the bots.
+ * schema, and the helpers the other arena_db_*.c files share.
  *
  * The schema is an ordered list of migration scripts; PRAGMA user_version
  * counts how many have been applied, each in its own transaction, so a
@@ -185,6 +185,47 @@ static const char *const migrations[] = {
     /* A bot's matches, newest first, a page at a time. */
     "CREATE INDEX match_seats_bot ON match_seats(bot_id, match_id);"
     "CREATE INDEX matches_game ON matches(game, seats);",
+
+    /*
+     * 3: versions, statuses, ladders and their rating history.
+     * - A name may have several registered versions, one row each; a
+     *   version names the one it follows. Every bot is active until
+     *   disabled (with a reason) or retired.
+     * - A ladder's matches carry its id and its own count as game_index.
+     * - Each Bradley-Terry refresh of a ladder is a fit, with a row per bot.
+     */
+    "ALTER TABLE bots ADD COLUMN status TEXT NOT NULL DEFAULT 'active'"
+    "  CHECK (status IN ('active', 'disabled', 'retired'));"
+    "ALTER TABLE bots ADD COLUMN status_reason TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE bots ADD COLUMN status_ms INTEGER;"
+    "ALTER TABLE bots ADD COLUMN previous_id INTEGER REFERENCES bots(id);"
+    "DROP INDEX bots_registered_name;"
+    "CREATE UNIQUE INDEX bots_registered_version ON bots(name, version)"
+    "  WHERE removed_at IS NULL;"
+    "CREATE INDEX bots_name ON bots(name, version);"
+    "CREATE TABLE ladders("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  game TEXT NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  created_at INTEGER NOT NULL);"
+    "ALTER TABLE matches ADD COLUMN ladder_id INTEGER REFERENCES ladders(id);"
+    "CREATE UNIQUE INDEX matches_ladder ON matches(ladder_id, game_index)"
+    "  WHERE ladder_id IS NOT NULL;"
+    "CREATE TABLE rating_fits("
+    "  id INTEGER PRIMARY KEY,"
+    "  ladder_id INTEGER NOT NULL REFERENCES ladders(id),"
+    "  at_ms INTEGER NOT NULL,"
+    "  matches INTEGER NOT NULL);"
+    "CREATE TABLE rating_fit_bots("
+    "  fit_id INTEGER NOT NULL REFERENCES rating_fits(id),"
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  rating REAL NOT NULL,"
+    "  ci95 REAL NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  PRIMARY KEY (fit_id, bot_id)) WITHOUT ROWID;"
+    "CREATE INDEX rating_fit_bots_bot ON rating_fit_bots(bot_id, fit_id);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -608,175 +649,4 @@ int arena_db_schema_version(arena_db *db)
     if (!db || query_int(db, "PRAGMA user_version", &v) != SQLITE_OK)
         return -1;
     return (int)v;
-}
-
-/* ---- bots --------------------------------------------------------------- */
-
-static int name_ok(const char *name)
-{
-    if (!name)
-        return 0;
-    size_t n = 0;
-    for (; n < 64 && name[n]; n++) {
-        char c = name[n];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-'))
-            return 0;
-    }
-    return n >= 1 && n <= 63;
-}
-
-#define BAD_NAME "bot name must be 1-63 characters of letters, digits, '_', '.', '-'"
-
-static const char BOT_INSERT[] =
-    "INSERT INTO bots(name, cmd, cwd, version, added_at)"
-    " VALUES (:name, :cmd, :cwd, :version, :now)";
-
-int arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size)
-{
-    if (!db || !bot) {
-        adb_err(err, size, "no database or no bot");
-        return -1;
-    }
-    if (!name_ok(bot->name)) {
-        adb_err(err, size, BAD_NAME);
-        return -1;
-    }
-    if (!adb_text_ok(bot->cmd, sizeof bot->cmd, 1)) {
-        adb_err(err, size, "bot %s: the command must be 1-%zu characters", bot->name,
-                sizeof bot->cmd - 1);
-        return -1;
-    }
-    if (!adb_text_ok(bot->cwd, sizeof bot->cwd, 0) ||
-        !adb_text_ok(bot->version, sizeof bot->version, 0)) {
-        adb_err(err, size, "bot %s: the directory or version is too long", bot->name);
-        return -1;
-    }
-    sqlite3_stmt *st = adb_stmt(db, BOT_INSERT);
-    if (!st)
-        return adb_sqlerr(db, err, size, "cannot add a bot");
-    int rc = SQLITE_OK;
-    ADB_BIND(adb_bind_text(st, ":name", bot->name));
-    ADB_BIND(adb_bind_text(st, ":cmd", bot->cmd));
-    ADB_BIND(adb_bind_text(st, ":cwd", bot->cwd));
-    ADB_BIND(adb_bind_text(st, ":version", bot->version));
-    ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    /* A single statement is its own transaction. */
-    if (rc == SQLITE_CONSTRAINT_UNIQUE) {
-        adb_done(st);
-        adb_err(err, size, "a bot named %s is already registered", bot->name);
-        return -1;
-    }
-    if (rc != SQLITE_DONE) {
-        adb_sqlerr(db, err, size, "cannot add a bot");
-        adb_done(st);
-        return -1;
-    }
-    adb_done(st);
-    return 0;
-}
-
-static const char BOT_REMOVE[] =
-    "UPDATE bots SET removed_at = :now WHERE name = :name AND removed_at IS NULL";
-
-/* 0 removed; -1 with the reason, also when no registered bot has the name
- * (callers treat any failure alike). */
-int arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size)
-{
-    if (!db) {
-        adb_err(err, size, "no database");
-        return -1;
-    }
-    if (!name_ok(name)) {
-        adb_err(err, size, BAD_NAME);
-        return -1;
-    }
-    sqlite3_stmt *st = adb_stmt(db, BOT_REMOVE);
-    if (!st)
-        return adb_sqlerr(db, err, size, "cannot remove a bot");
-    int rc = SQLITE_OK;
-    ADB_BIND(adb_bind_text(st, ":name", name));
-    ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    if (rc != SQLITE_DONE) {
-        adb_sqlerr(db, err, size, "cannot remove a bot");
-        adb_done(st);
-        return -1;
-    }
-    adb_done(st);
-    if (sqlite3_changes(db->h) == 0) {
-        adb_err(err, size, "no registered bot named %s", name);
-        return -1;
-    }
-    return 0;
-}
-
-#define BOT_COLUMNS "id, name, cmd, cwd, version, removed_at IS NOT NULL"
-
-static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
-{
-    (void)ctx;
-    arena_bot *b = out;
-    memset(b, 0, sizeof *b);
-    b->id = sqlite3_column_int64(st, 0);
-    adb_col_text(st, 1, b->name, sizeof b->name);
-    adb_col_text(st, 2, b->cmd, sizeof b->cmd);
-    adb_col_text(st, 3, b->cwd, sizeof b->cwd);
-    adb_col_text(st, 4, b->version, sizeof b->version);
-    b->removed = sqlite3_column_int(st, 5);
-}
-
-/* Runs a bot query with one bound value; 0 found, 1 none, -1 error. */
-static int bot_one(arena_db *db, const char *sql, const char *name, int64_t id, arena_bot *out)
-{
-    sqlite3_stmt *st = adb_stmt(db, sql);
-    if (!st)
-        return -1;
-    int rc = name ? adb_bind_text(st, ":name", name) : adb_bind_int(st, ":id", id);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    int ret = rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
-    if (ret == 0 && out)
-        bot_row(st, out, NULL);
-    adb_done(st);
-    return ret;
-}
-
-static const char BOT_BY_NAME[] =
-    "SELECT " BOT_COLUMNS " FROM bots WHERE name = :name AND removed_at IS NULL";
-static const char BOT_BY_ID[] = "SELECT " BOT_COLUMNS " FROM bots WHERE id = :id";
-
-int arena_db_bot_by_name(arena_db *db, const char *name, arena_bot *out)
-{
-    if (!db)
-        return -1;
-    if (!name_ok(name))
-        return 1;        /* no bot can have that name */
-    return bot_one(db, BOT_BY_NAME, name, 0, out);
-}
-
-int arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out)
-{
-    if (!db)
-        return -1;
-    return bot_one(db, BOT_BY_ID, NULL, id, out);
-}
-
-static const char BOT_LIST[] =
-    "SELECT " BOT_COLUMNS " FROM bots WHERE removed_at IS NULL ORDER BY name";
-
-int arena_db_bot_list(arena_db *db, arena_bot **out)
-{
-    if (!out)
-        return -1;
-    *out = NULL;
-    if (!db)
-        return -1;
-    sqlite3_stmt *st = adb_stmt(db, BOT_LIST);
-    if (!st)
-        return -1;
-    return adb_collect(st, SQLITE_OK, sizeof **out, bot_row, NULL, (void **)out);
 }

@@ -32,6 +32,15 @@ int  arena_db_schema_version(arena_db *db);
 
 /* ---- bots ---------------------------------------------------------------- */
 
+/* A bot row is one version of a bot: `bot add NAME --version V` for a
+ * registered NAME adds a row of its own (its own rating; the old version
+ * keeps its history). A version's status says whether it plays:
+ * active (provisional while it has fewer than ARENA_PROVISIONAL_GAMES
+ * games, a status shown, not stored), disabled (with a reason: by hand,
+ * or by a ladder after too many forfeits in a row; enable brings it back)
+ * or retired (for good; kept with its history). */
+#define ARENA_PROVISIONAL_GAMES 20
+
 typedef struct arena_bot {
     int64_t id;
     char name[64];
@@ -39,16 +48,38 @@ typedef struct arena_bot {
     char cwd[512];            /* "" = the arena's working directory */
     char version[64];
     int  removed;             /* kept for past matches, no longer playing */
+    char status[16];          /* "active", "disabled", "retired" (stored) */
+    char reason[256];         /* why it is disabled or retired; "" if none */
+    int64_t status_ms;        /* when the status last changed; 0: never */
+    int64_t previous_id;      /* the version this one follows; 0: the first */
+    int  games;               /* rated matches played (the live rating's count) */
+    double elo;               /* the live rating */
+    char label[128];          /* name as shown: told apart from its other versions */
 } arena_bot;
 
-/* Names: 1-63 chars of [A-Za-z0-9_.-]. A removed bot's name may be reused. */
+/* Names: 1-63 chars of [A-Za-z0-9_.-]. A removed bot's name may be reused.
+ * A bot is referred to as NAME (its newest registered version) or
+ * NAME@VERSION. Its label, in every table, is its name, followed by
+ * "@VERSION" when another row has the same name (or "#ID" when that does
+ * not tell them apart either). */
 int  arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size);
-int  arena_db_bot_remove(arena_db *db, const char *name, char *err, size_t size);
+int  arena_db_bot_remove(arena_db *db, const char *ref, char *err, size_t size);
 /* 0 found, 1 no such registered bot, -1 error. */
-int  arena_db_bot_by_name(arena_db *db, const char *name, arena_bot *out);
+int  arena_db_bot_by_name(arena_db *db, const char *ref, arena_bot *out);
 int  arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out);   /* removed too */
-/* Registered bots by name; *out is malloc'ed (free it). Returns the count or -1. */
+/* Registered bots (every status) by name, then version order; *out is
+ * malloc'ed (free it). Returns the count or -1. */
 int  arena_db_bot_list(arena_db *db, arena_bot **out);
+/* The status shown: "provisional" for an active bot with few games. */
+const char *arena_bot_status_shown(const arena_bot *b);
+/* Sets a registered bot's status ("active", "disabled", "retired") with
+ * its reason. A retired bot stays retired. 0, or -1 with err. */
+int  arena_db_bot_set_status(arena_db *db, const char *ref, const char *status,
+                             const char *reason, char *err, size_t size);
+/* The same by id, inside or outside a transaction (the ladder's automatic
+ * disable). Only an active bot changes: 0 changed, 1 not active, -1 error. */
+int  arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *err,
+                             size_t size);
 
 /* ---- tournaments -------------------------------------------------------- */
 
@@ -88,7 +119,8 @@ int  arena_db_tournament_done(arena_db *db, int64_t id, int **out);
 
 typedef struct arena_match {
     int64_t id;
-    int64_t tournament_id;    /* 0: none (a rerun, the ladder) */
+    int64_t tournament_id;    /* 0: none (a rerun, a ladder's match) */
+    int64_t ladder_id;        /* 0: none; else game_index is the ladder's count */
     int  game_index;          /* position in the tournament's plan, -1 if none */
     char game[32];            /* the game's registry name */
     uint64_t seed;
@@ -110,13 +142,14 @@ typedef struct arena_match {
 /* Stores the match and, in the same transaction, updates each seat's bot
  * rating (rt_elo_match in ratings/, K = m->elo_k: every team plays as the
  * mean of its seats) and appends rating_history rows. Sets m->id. A second match with the
- * same (tournament_id, game_index) is refused (returns 1): nothing is
- * ever counted twice. 0 stored, 1 duplicate, -1 error. */
+ * same (tournament_id, game_index), or (ladder_id, game_index), is refused
+ * (returns 1): nothing is ever counted twice. 0 stored, 1 duplicate, -1 error. */
 int  arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size);
 int  arena_db_match_get(arena_db *db, int64_t id, arena_match *out);   /* 0, 1, -1 */
 /* Which matches a list or report covers: every field 0 or "" means any. */
 typedef struct arena_match_filter {
     int64_t tournament_id;
+    int64_t ladder_id;
     char game[32];
     int  seats;
 } arena_match_filter;
@@ -131,11 +164,58 @@ int  arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match 
 int  arena_db_match_kinds(arena_db *db, const arena_match_filter *f, arena_match_filter **out);
 void arena_match_free(arena_match *m);                                 /* the record */
 
+/* ---- ladders ------------------------------------------------------------ */
+
+/* A ladder runs for as long as it is let: its matches carry its id and a
+ * game_index counting the matches it planned, so a match is stored once
+ * whatever happens to the ladder. Its name identifies it. */
+typedef struct arena_ladder {
+    int64_t id;
+    char name[128];
+    char game[32];
+    char options[512];        /* game options text */
+    uint64_t seed;            /* the schedule's seed */
+    int64_t next_index;       /* one past the highest game_index stored (getters) */
+    int64_t matches;          /* matches stored (getters) */
+} arena_ladder;
+
+/* Finds the ladder named l->name (then every field is read back: 1), or
+ * creates it with l's game, options and seed (0). -1 with err. */
+int  arena_db_ladder_open(arena_db *db, arena_ladder *l, char *err, size_t size);
+int  arena_db_ladder_get(arena_db *db, const char *name, arena_ladder *out);  /* 0, 1, -1 */
+
+/* How a bot has done in a ladder: matches, and the forfeits it made in a
+ * row in its latest matches there (up to `max`): their count, the last
+ * match and its reason. */
+typedef struct arena_ladder_record {
+    int64_t bot_id;
+    int  games;
+    int  forfeits_in_a_row;
+    int64_t last_match;       /* the latest forfeit's match; 0: none */
+    char last_reason[32];
+} arena_ladder_record;
+int  arena_db_ladder_record(arena_db *db, int64_t ladder_id, int64_t bot_id, int max,
+                            arena_ladder_record *out);
+
+/* A Bradley-Terry fit of a ladder, kept as its rating history: one row
+ * per bot and fit. */
+typedef struct arena_fit_row {
+    int64_t bot_id;
+    double rating, ci95;      /* ci95: half the 95% interval; 0 when unknown */
+    int games;
+} arena_fit_row;
+int  arena_db_fit_store(arena_db *db, int64_t ladder_id, int64_t at_ms, int64_t matches,
+                        const arena_fit_row *rows, int n, char *err, size_t size);
+/* A bot's history in a ladder (0: every ladder), oldest first: *at_ms
+ * and *rows malloc'ed alike. Count or -1. */
+int  arena_db_fit_history(arena_db *db, int64_t ladder_id, int64_t bot_id, int64_t **at_ms,
+                          arena_fit_row **rows);
+
 /* ---- ratings and results ------------------------------------------------ */
 
 typedef struct arena_rating {
     int64_t bot_id;
-    char name[64];
+    char name[128];           /* the bot's label (see arena_bot) */
     double elo;               /* the live rating, updated match by match */
     int games, wins, draws, losses;
     double points;

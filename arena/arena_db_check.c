@@ -22,7 +22,7 @@
 
 /* Each bot's seats in the matches of a tournament (:tournament = 0: all). */
 static const char RESULTS[] =
-    "SELECT s.bot_id, b.name, COALESCE(r.elo, :start), count(*),"
+    "SELECT s.bot_id, " ADB_BOT_LABEL("b") ", COALESCE(r.elo, :start), count(*),"
     " sum(s.score = 1.0), sum(s.score = 0.5), sum(s.score = 0.0), total(s.score)"
     " FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id"
     " LEFT JOIN ratings r ON r.bot_id = s.bot_id"

@@ -4,8 +4,10 @@
  * error lines, binding by name, and the check of a match's result that both
  * storing a match and checking the ratings apply.
  *
- * arena_db.c            open, schema migrations, helpers, bots
+ * arena_db.c            open, schema migrations, helpers
+ * arena_db_bot.c        bots: versions, statuses, labels
  * arena_db_tournament.c tournaments
+ * arena_db_ladder.c     ladders, their forfeit records and rating fits
  * arena_db_match.c      matches, their seats and the rating update
  * arena_db_check.c      results, pair results, the ratings replay check
  */
@@ -20,7 +22,7 @@
 #include "clk.h"
 
 /* Distinct SQL texts in the library; the cache asserts it never fills. */
-#define ADB_CACHE 48
+#define ADB_CACHE 80
 
 struct arena_db {
     sqlite3 *h;
@@ -67,6 +69,17 @@ int adb_bind_text(sqlite3_stmt *st, const char *name, const char *v);
 int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v);
 int adb_bind_double(sqlite3_stmt *st, const char *name, double v);
 #define ADB_BIND(call) do { if (rc == SQLITE_OK) rc = (call); } while (0)
+
+/* A bot's label in SQL, for the bots row aliased `b`: its name, then
+ * "@VERSION" when another row has the same name, or "#ID" when the
+ * version does not tell them apart either (arena_bot.label). */
+#define ADB_BOT_LABEL(b) \
+    "(" b ".name || CASE" \
+    " WHEN NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name AND o.id <> " b ".id)" \
+    "  THEN ''" \
+    " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
+    "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
+    " ELSE '#' || " b ".id END)"
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

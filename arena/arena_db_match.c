@@ -91,13 +91,16 @@ int arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS])
 static const char M_TOURNAMENT_EXISTS[] = "SELECT 1 FROM tournaments WHERE id = :id";
 static const char M_DUPLICATE[] =
     "SELECT id FROM matches WHERE tournament_id = :id AND game_index = :index";
+static const char M_LADDER_EXISTS[] = "SELECT 1 FROM ladders WHERE id = :id";
+static const char M_LADDER_DUPLICATE[] =
+    "SELECT id FROM matches WHERE ladder_id = :id AND game_index = :index";
 static const char M_BOT_EXISTS[] = "SELECT 1 FROM bots WHERE id = :id";
 static const char M_RATING[] = "SELECT elo, games FROM ratings WHERE bot_id = :bot";
 static const char M_INSERT[] =
-    "INSERT INTO matches(tournament_id, game_index, game, seed, options, seats, reason,"
-    " culprit, detail, decisions, hash, record, started_ms, finished_ms, elo_k) VALUES"
-    " (:tournament, :index, :game, :seed, :options, :seats, :reason, :culprit, :detail,"
-    "  :decisions, :hash, :record, :started_ms, :finished_ms, :elo_k)";
+    "INSERT INTO matches(tournament_id, ladder_id, game_index, game, seed, options, seats,"
+    " reason, culprit, detail, decisions, hash, record, started_ms, finished_ms, elo_k) VALUES"
+    " (:tournament, :ladder, :index, :game, :seed, :options, :seats, :reason, :culprit,"
+    "  :detail, :decisions, :hash, :record, :started_ms, :finished_ms, :elo_k)";
 static const char M_SEAT[] =
     "INSERT INTO match_seats(match_id, seat, bot_id, team, score)"
     " VALUES (:match, :seat, :bot, :team, :score)";
@@ -133,6 +136,10 @@ static int match_valid(const arena_match *m, char *err, size_t size)
         return 0;
     if (m->tournament_id < 0 || (m->tournament_id > 0 && m->game_index < 0)) {
         adb_err(err, size, "a tournament match needs a game index >= 0");
+        return 0;
+    }
+    if (m->ladder_id < 0 || (m->ladder_id > 0 && (m->game_index < 0 || m->tournament_id))) {
+        adb_err(err, size, "a ladder match needs a game index >= 0 and no tournament");
         return 0;
     }
     for (int i = 0; i < m->seats; i++)
@@ -199,6 +206,8 @@ static int insert_match(arena_db *db, const arena_match *m, int64_t *id, char *e
     int rc = st ? SQLITE_OK : SQLITE_ERROR;
     if (m->tournament_id > 0)                      /* else unbound: NULL */
         ADB_BIND(adb_bind_int(st, ":tournament", m->tournament_id));
+    if (m->ladder_id > 0)
+        ADB_BIND(adb_bind_int(st, ":ladder", m->ladder_id));
     ADB_BIND(adb_bind_int(st, ":index", m->game_index));
     ADB_BIND(adb_bind_text(st, ":game", m->game));
     ADB_BIND(adb_bind_int(st, ":seed", adb_u2i(m->seed)));
@@ -278,25 +287,35 @@ static int write_ratings(arena_db *db, const arena_match *m, int64_t mid, const 
 
 /* The writes of one match, inside the caller's transaction. Returns 0,
  * 1 duplicate (*id the stored match), -1 with err. */
+/* A match of a tournament or a ladder (`what`) that must exist, at a
+ * game_index it must not have stored yet: 0 new, 1 duplicate (*id), -1. */
+static int check_slot(arena_db *db, const char *exists, const char *duplicate, const char *what,
+                      int64_t owner, int64_t index, int64_t *id, char *err, size_t size)
+{
+    int r = lookup(db, exists, owner, -1, NULL);
+    if (r != 0) {
+        if (r < 0)
+            return adb_sqlerr(db, err, size, "cannot look up the match's owner");
+        adb_err(err, size, "no %s with id %" PRId64, what, owner);
+        return -1;
+    }
+    r = lookup(db, duplicate, owner, index, id);
+    if (r < 0)
+        return adb_sqlerr(db, err, size, "cannot look for a stored match");
+    return r == 0 ? 1 : 0;
+}
+
 static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *err, size_t size)
 {
-    if (m->tournament_id > 0) {
-        int64_t v;
-        int r = lookup(db, M_TOURNAMENT_EXISTS, m->tournament_id, -1, NULL);
-        if (r != 0) {
-            if (r < 0)
-                return adb_sqlerr(db, err, size, "cannot look up the tournament");
-            adb_err(err, size, "no tournament with id %" PRId64, m->tournament_id);
-            return -1;
-        }
-        r = lookup(db, M_DUPLICATE, m->tournament_id, m->game_index, &v);
-        if (r < 0)
-            return adb_sqlerr(db, err, size, "cannot look for a stored match");
-        if (r == 0) {
-            *id = v;
-            return 1;
-        }
-    }
+    int r = 0;
+    if (m->tournament_id > 0)
+        r = check_slot(db, M_TOURNAMENT_EXISTS, M_DUPLICATE, "tournament", m->tournament_id,
+                       m->game_index, id, err, size);
+    else if (m->ladder_id > 0)
+        r = check_slot(db, M_LADDER_EXISTS, M_LADDER_DUPLICATE, "ladder", m->ladder_id,
+                       m->game_index, id, err, size);
+    if (r != 0)
+        return r;
     double elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
     int64_t games[ARENA_MAX_SEATS];
     if (ratings_before(db, m, elo, games, err, size) != 0)
@@ -345,9 +364,10 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
  * vanishing. */
 #define M_SELECT(record) "SELECT m.id, m.tournament_id, m.game_index, m.game, m.seed," \
     " m.options, m.seats, m.reason, m.culprit, m.detail, m.decisions, m.hash, " record "," \
-    " m.started_ms, m.finished_ms, m.elo_k, s.seat, s.bot_id, s.team, s.score" \
+    " m.started_ms, m.finished_ms, m.elo_k, s.seat, s.bot_id, s.team, s.score, m.ladder_id" \
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id "
 #define M_FILTER "WHERE (:tournament = 0 OR m.tournament_id = :tournament)" \
+    " AND (:ladder = 0 OR m.ladder_id = :ladder)" \
     " AND (:game = '' OR m.game = :game) AND (:seats = 0 OR m.seats = :seats) "
 
 static const char M_GET[] = M_SELECT("m.record") "WHERE m.id = :id ORDER BY s.seat";
@@ -357,7 +377,7 @@ static const char M_KINDS[] = "SELECT m.game, m.seats FROM matches m " M_FILTER
 
 enum { C_ID, C_TOURNAMENT, C_INDEX, C_GAME, C_SEED, C_OPTIONS, C_SEATS, C_REASON, C_CULPRIT,
        C_DETAIL, C_DECISIONS, C_HASH, C_RECORD, C_STARTED, C_FINISHED, C_ELO_K, C_SEAT,
-       C_BOT, C_TEAM, C_SCORE };
+       C_BOT, C_TEAM, C_SCORE, C_LADDER };
 
 /* The match columns of an M_SELECT row into *out; 0, or -1 on a bad row. */
 static int read_match(sqlite3_stmt *st, arena_match *out)
@@ -365,6 +385,7 @@ static int read_match(sqlite3_stmt *st, arena_match *out)
     memset(out, 0, sizeof *out);
     out->id = sqlite3_column_int64(st, C_ID);
     out->tournament_id = sqlite3_column_int64(st, C_TOURNAMENT);   /* NULL reads as 0 */
+    out->ladder_id = sqlite3_column_int64(st, C_LADDER);          /* NULL reads as 0 */
     out->game_index = sqlite3_column_int(st, C_INDEX);
     adb_col_text(st, C_GAME, out->game, sizeof out->game);
     out->seed = adb_i2u(sqlite3_column_int64(st, C_SEED));
@@ -452,6 +473,7 @@ static int bind_filter(sqlite3_stmt *st, const arena_match_filter *f)
         return SQLITE_RANGE;
     int rc = SQLITE_OK;
     ADB_BIND(adb_bind_int(st, ":tournament", f->tournament_id));
+    ADB_BIND(adb_bind_int(st, ":ladder", f->ladder_id));
     ADB_BIND(adb_bind_text(st, ":game", f->game));
     ADB_BIND(adb_bind_int(st, ":seats", f->seats));
     return rc;
@@ -510,6 +532,7 @@ static void kind_row(sqlite3_stmt *st, void *out, const void *ctx)
     const arena_match_filter *f = ctx;
     arena_match_filter *k = out;
     k->tournament_id = f ? f->tournament_id : 0;
+    k->ladder_id = f ? f->ladder_id : 0;
     adb_col_text(st, 0, k->game, sizeof k->game);
     k->seats = sqlite3_column_int(st, 1);
 }

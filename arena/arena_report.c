@@ -56,7 +56,7 @@ static int collect_bots(arena_db *db, const arena_match *list, int nm, row **out
             row *r = &rows[n++];
             r->r.bot_id = list[k].bot[i];
             if (arena_db_bot_by_id(db, r->r.bot_id, &b) == 0)
-                snprintf(r->r.name, sizeof r->r.name, "%s", b.name);
+                snprintf(r->r.name, sizeof r->r.name, "%s", b.label);
             else
                 snprintf(r->r.name, sizeof r->r.name, "bot%" PRId64, r->r.bot_id);
             r->r.elo = ARENA_ELO_START;

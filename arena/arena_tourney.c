@@ -146,7 +146,7 @@ static void progress(arena_db *db, int64_t tid, int done, int total, int started
     *last = now;
     int fresh = done - started_done;
     double eta = fresh > 0 ? (now - t0) / fresh * (total - done) : 0;
-    char lead[96];
+    char lead[160];
     leader(db, tid, lead, sizeof lead);
     if (tty) {
         int width = 30, fill = total ? done * width / total : width;

@@ -89,7 +89,7 @@ static const char NEW_MATCHES[] =
 static const char *const SAME[] = {
     "SELECT id, format, games, options, seed, bots, planned, created_at, finished_at"
     " FROM tournaments ORDER BY id",
-    "SELECT * FROM bots ORDER BY id",
+    "SELECT id, name, cmd, cwd, version, added_at, removed_at FROM bots ORDER BY id",
     "SELECT * FROM ratings ORDER BY bot_id",
     "SELECT * FROM rating_history ORDER BY match_id, bot_id",
 };
@@ -125,7 +125,7 @@ static void test_rows_move_exactly(void **state)
     arena_db *db = NULL;
     if (arena_db_open(&db, path, 0, err, sizeof err) != 0)
         fail_msg("open: %s", err);
-    assert_int_equal(arena_db_schema_version(db), 2);
+    assert_int_equal(arena_db_schema_version(db), 3);
     check_equal(db);
 
     char *new_matches = dump(path, NEW_MATCHES);
@@ -273,7 +273,7 @@ static void test_fails_midway(void **state)
             raw_exec(path, cases[i].mend);
             if (arena_db_open(&db, path, 0, err, sizeof err) != 0)
                 fail_msg("mended, then: %s", err);
-            assert_int_equal(arena_db_schema_version(db), 2);
+            assert_int_equal(arena_db_schema_version(db), 3);
             arena_db_close(db);
         }
     }

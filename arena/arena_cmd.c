@@ -1,0 +1,64 @@
+/*
+ * arena_cmd.c - the helpers every `arena` command shares (arena_cmd.h).
+ */
+#include "arena_cmd.h"
+#include "arena_report.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+const char *ac_db_path = "arena.db";
+
+int ac_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "arena: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    return 2;
+}
+
+int ac_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return 1;
+    return 0;
+}
+
+arena_db *ac_open(int create)
+{
+    arena_db *db;
+    char err[512];
+    if (arena_db_open(&db, ac_db_path, create, err, sizeof err) < 0) {
+        ac_fail("%s", err);
+        return NULL;
+    }
+    return db;
+}
+
+void ac_put_text(FILE *out, int format, const char *s)
+{
+    if (format == ARENA_JSON)
+        fputc('"', out);
+    else if (format == ARENA_CSV && s[strcspn(s, ",\"\r\n")])
+        format = -1;                       /* a CSV field that needs quotes */
+    if (format == -1)
+        fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (format == ARENA_JSON && (*p == '"' || *p == '\\'))
+            fprintf(out, "\\%c", *p);
+        else if (format == ARENA_JSON && *p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else if (format == -1 && *p == '"')
+            fputs("\"\"", out);
+        else if (format != -1 && (*p < 0x20 || *p == 0x7f))
+            fputc('?', out);
+        else
+            fputc(*p, out);
+    }
+    if (format == ARENA_JSON || format == -1)
+        fputc('"', out);
+}

@@ -1,0 +1,210 @@
+/*
+ * arena_cmd_bot.c - `arena bot`: register bots and their versions, list
+ * them with their status, and change a status (retire, disable, enable)
+ * while a ladder runs; the ladder picks the change up within seconds.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena_cmd.h"
+#include "arena_report.h"
+#include "arena_tourney.h"
+
+static const char bot_help[] =
+    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V]\n"
+    "           (NAME already registered: --version V adds a new version, rated apart)\n"
+    "       arena bot list [--format table|csv|json]\n"
+    "       arena bot remove BOT                (its past matches are kept)\n"
+    "       arena bot retire BOT [--reason TEXT] (stops playing for good; history kept)\n"
+    "       arena bot disable BOT --reason TEXT  (stops playing until enabled)\n"
+    "       arena bot enable BOT\n"
+    "BOT is NAME (its newest version), NAME@VERSION, or NAME#ID as tables show it.\n"
+    "Statuses: active, provisional (active, fewer than 20 games), disabled (with the\n"
+    "reason: by hand, or by a ladder after --max-forfeits forfeits in a row), retired.\n";
+
+static int bot_add(int argc, char **argv)
+{
+    char err[512];
+    if (argc < 2 || argv[1][0] == '-')
+        return ac_fail("bot add needs a NAME");
+    arena_bot b;
+    memset(&b, 0, sizeof b);
+    if (strlen(argv[1]) >= sizeof b.name)
+        return ac_fail("bot add: the name is longer than %zu characters", sizeof b.name - 1);
+    snprintf(b.name, sizeof b.name, "%s", argv[1]);
+    for (int i = 2; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
+                  : !strcmp(argv[i], "--version") ? b.version : NULL;
+        size_t cap = dst == b.cmd ? sizeof b.cmd : dst == b.cwd ? sizeof b.cwd : sizeof b.version;
+        if (!dst)
+            return ac_fail("bot add: unknown option '%s'", argv[i]);
+        if (!v)
+            return ac_fail("bot add: %s needs a value", argv[i]);
+        if (strlen(v) >= cap)
+            return ac_fail("bot add: %s is too long", argv[i]);
+        snprintf(dst, cap, "%s", v);
+        i++;
+    }
+    if (!b.cmd[0])
+        return ac_fail("bot add: --cmd is required");
+    if (b.cwd[0] && access(b.cwd, X_OK) != 0)
+        return ac_fail("bot add: no directory %s", b.cwd);
+    if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+        return ac_fail("bot add %s: %s", b.name, err);
+    arena_db *db = ac_open(1);
+    if (!db)
+        return 2;
+    int rc = arena_db_bot_add(db, &b, err, sizeof err);
+    arena_bot got;
+    if (rc == 0 && arena_db_bot_by_name(db, b.name, &got) == 0 && got.previous_id)
+        printf("added bot %s, a new version (rated apart from the one before)\n", got.label);
+    else if (rc == 0)
+        printf("added bot %s\n", b.name);
+    arena_db_close(db);
+    return rc < 0 ? ac_fail("%s", err) : 0;
+}
+
+static void list_row(const arena_bot *b, int format, int first, FILE *out)
+{
+    const char *status = arena_bot_status_shown(b);
+    if (format == ARENA_JSON) {
+        fprintf(out, "%s\n  {\"id\": %" PRId64 ", \"bot\": ", first ? "" : ",", b->id);
+        ac_put_text(out, format, b->label);
+        fprintf(out, ", \"name\": \"%s\", \"version\": ", b->name);
+        ac_put_text(out, format, b->version);
+        fprintf(out, ", \"status\": \"%s\", \"reason\": ", status);
+        ac_put_text(out, format, b->reason);
+        fprintf(out, ", \"games\": %d, \"elo\": %.1f, \"previous\": ", b->games, b->elo);
+        fprintf(out, b->previous_id ? "%" PRId64 : "null", b->previous_id);
+        fprintf(out, ", \"command\": ");
+        ac_put_text(out, format, b->cmd);
+        fprintf(out, ", \"cwd\": ");
+        ac_put_text(out, format, b->cwd);
+        fputc('}', out);
+    } else if (format == ARENA_CSV) {
+        fprintf(out, "%" PRId64 ",%s,%s,", b->id, b->label, b->name);
+        ac_put_text(out, format, b->version);
+        fprintf(out, ",%s,", status);
+        ac_put_text(out, format, b->reason);
+        fprintf(out, ",%d,%.1f,", b->games, b->elo);
+        if (b->previous_id)
+            fprintf(out, "%" PRId64, b->previous_id);
+        fputc(',', out);
+        ac_put_text(out, format, b->cmd);
+        fputc(',', out);
+        ac_put_text(out, format, b->cwd);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "%-24s %-10s %-11s %5d  ", b->label, b->version[0] ? b->version : "-",
+                status, b->games);
+        ac_put_text(out, format, b->cmd);
+        if (b->cwd[0]) {
+            fputs("   (in ", out);
+            ac_put_text(out, format, b->cwd);
+            fputc(')', out);
+        }
+        if (b->reason[0]) {
+            fputs("   ", out);
+            ac_put_text(out, format, b->reason);
+        }
+        fputc('\n', out);
+    }
+}
+
+static int bot_list(int argc, char **argv)
+{
+    int format = ARENA_TABLE;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            if ((format = arena_report_format(argv[++i])) < 0)
+                return ac_fail("--format must be table, csv or json, not '%s'", argv[i]);
+        } else {
+            return ac_fail("bot list: unknown option '%s'", argv[i]);
+        }
+    }
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    arena_bot *bots;
+    int n = arena_db_bot_list(db, &bots);
+    arena_db_close(db);
+    if (n < 0)
+        return ac_fail("cannot list bots");
+    if (format == ARENA_CSV)
+        printf("id,bot,name,version,status,reason,games,elo,previous,command,cwd\n");
+    else if (format == ARENA_JSON)
+        printf("[");
+    else
+        printf("%-24s %-10s %-11s %5s  %s\n", "bot", "version", "status", "games", "command");
+    for (int i = 0; i < n; i++)
+        list_row(&bots[i], format, i == 0, stdout);
+    if (format == ARENA_JSON)
+        printf("%s]\n", n ? "\n" : "");
+    free(bots);
+    return 0;
+}
+
+/* remove, retire, disable, enable: BOT, then --reason TEXT where it fits. */
+static int bot_change(int argc, char **argv)
+{
+    const char *what = argv[0], *reason = NULL;
+    int needs_reason = !strcmp(what, "disable"), takes_reason = needs_reason ||
+                                                                 !strcmp(what, "retire");
+    if (argc < 2 || argv[1][0] == '-')
+        return ac_fail("bot %s needs a BOT", what);
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--reason") && i + 1 < argc && takes_reason)
+            reason = argv[++i];
+        else
+            return ac_fail("bot %s: unknown option '%s'", what, argv[i]);
+    }
+    if (needs_reason && (!reason || !reason[0]))
+        return ac_fail("bot disable needs --reason TEXT (it is shown with the bot)");
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    char err[512];
+    arena_bot b;
+    int rc;
+    if (arena_db_bot_by_name(db, argv[1], &b) != 0) {
+        snprintf(err, sizeof err, "no registered bot named %s", argv[1]);
+        rc = -1;
+    } else if (!strcmp(what, "remove")) {
+        rc = arena_db_bot_remove(db, argv[1], err, sizeof err);
+    } else {
+        const char *status = !strcmp(what, "enable") ? "active"
+                           : !strcmp(what, "disable") ? "disabled" : "retired";
+        rc = arena_db_bot_set_status(db, argv[1], status, reason ? reason : "", err, sizeof err);
+    }
+    arena_db_close(db);
+    if (rc < 0)
+        return ac_fail("%s", err);
+    if (!strcmp(what, "remove"))
+        printf("removed bot %s (its matches are kept)\n", b.label);
+    else
+        printf("%s %sd\n", b.label, !strcmp(what, "retire") ? "retire"
+                                    : !strcmp(what, "enable") ? "enable" : "disable");
+    return 0;
+}
+
+int ac_bot(int argc, char **argv)
+{
+    if (argc < 1 || ac_help(argc, argv)) {
+        fputs(bot_help, argc < 1 ? stderr : stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "add"))
+        return bot_add(argc, argv);
+    if (!strcmp(argv[0], "list"))
+        return bot_list(argc, argv);
+    if (!strcmp(argv[0], "remove") || !strcmp(argv[0], "retire") ||
+        !strcmp(argv[0], "disable") || !strcmp(argv[0], "enable"))
+        return bot_change(argc, argv);
+    return ac_fail("unknown bot command '%s' (add, list, remove, retire, disable, enable)",
+                   argv[0]);
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test_arena_bots.sh - `arena bot` through the real program: versions
+# rated apart and told apart, statuses with their reasons, and every list
+# format (a reason is untrusted text: JSON and CSV escape it, a table
+# shows no control character).
+#
+# usage: test_arena_bots.sh ARENA RANDOM SQL
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 ARENA RANDOM SQL" >&2; exit 2; }
+arena=$(readlink -f "$1") random=$(readlink -f "$2") sqltool=$(readlink -f "$3")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-bots.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+db=$tmp/arena.db
+A() { "$arena" --db "$db" "$@"; }
+sql() { "$sqltool" "$db" "$1"; }
+
+A bot add alpha --cmd "$random" >/dev/null
+A bot add beta --cmd "$random" --version 1 >/dev/null
+out=$(A bot add alpha --cmd "$random" --version 2)
+[ "$out" = "added bot alpha@2, a new version (rated apart from the one before)" ] || fail "add: $out"
+rc=0; A bot add alpha --cmd "$random" 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "already registered (a new version needs --version)" "$tmp/err" ||
+  fail "a second alpha without a version: $rc $(cat "$tmp/err")"
+[ "$(sql "SELECT count(*) FROM bots WHERE name = 'alpha'")" = 2 ] || fail "alpha's versions"
+
+# Statuses: disable needs a reason; the reason is kept and shown.
+rc=0; A bot disable beta 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "needs --reason" "$tmp/err" || fail "disable without a reason: $rc"
+reason=$'says "hi",\nthen \e[31mred'
+A bot disable beta --reason "$reason" >/dev/null
+A bot retire 'alpha#1' --reason "old" >/dev/null
+rc=0; A bot enable 'alpha#1' 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "alpha is retired\|alpha#1 is retired" "$tmp/err" || fail "enable retired: $(cat "$tmp/err")"
+
+A bot list --format json >"$tmp/list.json"
+python3 - "$tmp/list.json" <<'PY' || fail "bot list json: $(cat "$tmp/list.json")"
+import json, sys
+bots = {b["bot"]: b for b in json.load(open(sys.argv[1]))}
+assert set(bots) == {"alpha#1", "alpha@2", "beta"}, bots
+assert bots["alpha#1"]["status"] == "retired" and bots["alpha#1"]["reason"] == "old"
+assert bots["alpha@2"]["status"] == "provisional" and bots["alpha@2"]["previous"] == bots["alpha#1"]["id"]
+assert bots["beta"]["status"] == "disabled"
+assert bots["beta"]["reason"] == 'says "hi",\nthen \x1b[31mred', bots["beta"]["reason"]
+for b in bots.values():
+    assert {"bot", "name", "version", "status", "reason", "games", "elo"} <= set(b)
+PY
+A bot list --format csv >"$tmp/list.csv"
+python3 - "$tmp/list.csv" <<'PY' || fail "bot list csv: $(cat "$tmp/list.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+beta = [r for r in rows if r["bot"] == "beta"][0]
+assert beta["status"] == "disabled" and beta["reason"] == 'says "hi",\nthen \x1b[31mred', beta
+assert len(rows) == 3
+PY
+A bot list >"$tmp/list.txt"
+! grep -q $'\e' "$tmp/list.txt" || fail "a table shows an escape character"
+grep -q '^beta .*disabled.*says "hi",?then ?\[31mred' "$tmp/list.txt" || fail "table: $(cat "$tmp/list.txt")"
+A bot enable beta >/dev/null
+[ "$(sql "SELECT status || '|' || status_reason FROM bots WHERE name = 'beta'")" = "active|" ] ||
+  fail "enable"
+echo "bots: versions, statuses and lists as documented"

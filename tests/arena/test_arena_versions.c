@@ -1,0 +1,226 @@
+/*
+ * test_arena_versions.c - bot versions and statuses, and what a ladder
+ * keeps in the database: its row, its matches (each stored once), each
+ * bot's forfeits in a row, and the rating history of its fits.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "db_test.h"
+
+static int64_t add_version(arena_db *db, const char *name, const char *version)
+{
+    arena_bot b = {0};
+    snprintf(b.name, sizeof b.name, "%s", name);
+    snprintf(b.cmd, sizeof b.cmd, "./agents/%s", name);
+    snprintf(b.version, sizeof b.version, "%s", version);
+    if (arena_db_bot_add(db, &b, err, sizeof err) != 0)
+        return -1;
+    char ref[160];
+    snprintf(ref, sizeof ref, "%s@%s", name, version);
+    arena_bot got;
+    assert_int_equal(arena_db_bot_by_name(db, ref, &got), 0);
+    return got.id;
+}
+
+static void test_versions(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("versions");
+    int64_t v1 = add_bot(db, "alice");                 /* version 1.0 */
+    int64_t bob = add_bot(db, "bob");
+    arena_bot b;
+    assert_int_equal(arena_db_bot_by_id(db, v1, &b), 0);
+    assert_string_equal(b.label, "alice");            /* one version: the name alone */
+    assert_int_equal(b.previous_id, 0);
+
+    /* A new version: its own row and rating, following the old one. */
+    int64_t v2 = add_version(db, "alice", "2.0");
+    assert_true(v2 > v1);
+    assert_int_equal(arena_db_bot_by_name(db, "alice", &b), 0);   /* the newest */
+    assert_int_equal(b.id, v2);
+    assert_int_equal(b.previous_id, v1);
+    assert_string_equal(b.label, "alice@2.0");
+    assert_int_equal(arena_db_bot_by_name(db, "alice@1.0", &b), 0);
+    assert_int_equal(b.id, v1);
+    assert_string_equal(b.label, "alice@1.0");
+    /* The same version twice, or a second one without a version: refused. */
+    assert_int_equal(add_version(db, "alice", "2.0"), -1);
+    expect_err("alice version 2.0 is already registered");
+    assert_int_equal(add_version(db, "alice", ""), -1);
+    expect_err("a new version needs --version");
+
+    /* Each version is rated apart. */
+    arena_match m = match2(v1, v2, 1.0, 32);
+    store_ok(db, &m);
+    assert_true(elo_of(db, v1) > 1500 && elo_of(db, v2) < 1500);
+    m = match2(v2, bob, 0.5, 32);
+    store_ok(db, &m);
+    arena_rating *r;
+    int n = arena_db_results(db, 0, &r);
+    assert_int_equal(n, 3);
+    assert_string_equal(r[0].name, "alice@1.0");
+    assert_string_equal(r[1].name, "alice@2.0");
+    assert_string_equal(r[2].name, "bob");
+    free(r);
+
+    /* Removed and registered again with the same version: told apart by id. */
+    assert_int_equal(arena_db_bot_remove(db, "bob", err, sizeof err), 0);
+    int64_t bob2 = add_bot(db, "bob");
+    char want[32];
+    snprintf(want, sizeof want, "bob#%lld", (long long)bob2);
+    assert_int_equal(arena_db_bot_by_id(db, bob2, &b), 0);
+    assert_string_equal(b.label, want);
+    assert_int_equal(arena_db_bot_by_name(db, want, &b), 0);     /* a label is a reference */
+    assert_int_equal(b.id, bob2);
+    snprintf(want, sizeof want, "bob#%lld", (long long)bob);
+    assert_int_equal(arena_db_bot_by_name(db, want, &b), 1);      /* removed */
+    check_equal(db);
+    arena_db_close(db);
+}
+
+static void test_statuses(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("statuses");
+    int64_t a = add_bot(db, "alice");
+    arena_bot b;
+    assert_int_equal(arena_db_bot_by_id(db, a, &b), 0);
+    assert_string_equal(b.status, "active");
+    assert_string_equal(arena_bot_status_shown(&b), "provisional");   /* no games yet */
+
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "disabled", "eats memory", err,
+                                             sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_id(db, a, &b), 0);
+    assert_string_equal(b.status, "disabled");
+    assert_string_equal(b.reason, "eats memory");
+    assert_true(b.status_ms > 0);
+    /* The ladder's automatic disable changes only an active bot. */
+    assert_int_equal(arena_db_bot_disable_id(db, a, "5 forfeits", err, sizeof err), 1);
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "active", "", err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_disable_id(db, a, "5 forfeits", err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_id(db, a, &b), 0);
+    assert_string_equal(b.reason, "5 forfeits");
+
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "retired", "old", err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "active", "", err, sizeof err), -1);
+    expect_err("alice is retired");
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "sleepy", "", err, sizeof err), -1);
+    expect_err("unknown status 'sleepy'");
+    assert_int_equal(arena_db_bot_set_status(db, "nobody", "retired", "", err, sizeof err), -1);
+    expect_err("no registered bot named nobody");
+    char longer[400];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    assert_int_equal(arena_db_bot_set_status(db, "alice", "retired", longer, err, sizeof err), -1);
+    expect_err("the reason is too long");
+
+    /* Listed with every status. */
+    add_bot(db, "bob");
+    arena_bot *list;
+    assert_int_equal(arena_db_bot_list(db, &list), 2);
+    assert_string_equal(list[0].status, "retired");
+    assert_string_equal(list[1].status, "active");
+    free(list);
+    arena_db_close(db);
+}
+
+static arena_match ladder_match(int64_t ladder, int index, int64_t x, int64_t y, int culprit)
+{
+    arena_match m = match2(x, y, culprit == 0 ? 0.0 : 1.0, 16);
+    m.ladder_id = ladder;
+    m.game_index = index;
+    m.culprit = culprit;
+    snprintf(m.reason, sizeof m.reason, "%s", culprit >= 0 ? "crash" : "markers");
+    return m;
+}
+
+static void test_ladder_rows(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("ladder");
+    int64_t a = add_bot(db, "alice"), b = add_bot(db, "bob");
+    arena_ladder l = {0};
+    snprintf(l.name, sizeof l.name, "duel:players=2");
+    snprintf(l.game, sizeof l.game, "duel");
+    snprintf(l.options, sizeof l.options, "players=2");
+    l.seed = UINT64_MAX - 5;
+    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);   /* created */
+    int64_t id = l.id;
+    assert_true(id > 0);
+
+    /* Stored once per index, whatever happens: a second store is a duplicate. */
+    arena_match m = ladder_match(id, 0, a, b, -1);
+    store_ok(db, &m);
+    for (int i = 1; i <= 3; i++) {
+        m = ladder_match(id, i, i % 2 ? a : b, i % 2 ? b : a, i % 2 ? 0 : 1);  /* alice forfeits */
+        store_ok(db, &m);
+    }
+    m = ladder_match(id, 2, a, b, -1);
+    assert_int_equal(arena_db_match_store(db, &m, err, sizeof err), 1);
+    m = ladder_match(id + 1, 9, a, b, -1);
+    assert_int_equal(arena_db_match_store(db, &m, err, sizeof err), -1);
+    expect_err("no ladder with id");
+
+    arena_ladder again = {0};
+    snprintf(again.name, sizeof again.name, "duel:players=2");
+    assert_int_equal(arena_db_ladder_open(db, &again, err, sizeof err), 1);   /* found */
+    assert_int_equal(again.id, id);
+    assert_int_equal(again.seed, UINT64_MAX - 5);
+    assert_string_equal(again.options, "players=2");
+    assert_int_equal(again.next_index, 4);
+    assert_int_equal(again.matches, 4);
+
+    arena_ladder_record rec;
+    assert_int_equal(arena_db_ladder_record(db, id, a, 5, &rec), 0);
+    assert_int_equal(rec.games, 4);
+    assert_int_equal(rec.forfeits_in_a_row, 3);
+    assert_string_equal(rec.last_reason, "crash");
+    assert_int_equal(arena_db_ladder_record(db, id, a, 2, &rec), 0);
+    assert_int_equal(rec.forfeits_in_a_row, 2);                     /* counts at most max */
+    assert_int_equal(arena_db_ladder_record(db, id, b, 5, &rec), 0);
+    assert_int_equal(rec.forfeits_in_a_row, 0);
+    m = ladder_match(id, 4, a, b, -1);                               /* a clean match ends it */
+    store_ok(db, &m);
+    assert_int_equal(arena_db_ladder_record(db, id, a, 5, &rec), 0);
+    assert_int_equal(rec.forfeits_in_a_row, 0);
+
+    /* Listing by ladder. */
+    arena_match_filter f = { .ladder_id = id };
+    arena_match *list;
+    assert_int_equal(arena_db_match_list(db, &f, &list), 5);
+    assert_int_equal(list[0].ladder_id, id);
+    free(list);
+
+    /* Rating history: a fit per refresh, a row per bot. */
+    arena_fit_row rows[2] = { { a, -20, 50, 5 }, { b, 20, 50, 5 } };
+    assert_int_equal(arena_db_fit_store(db, id, 1000, 5, rows, 2, err, sizeof err), 0);
+    rows[0].rating = -30;
+    assert_int_equal(arena_db_fit_store(db, id, 2000, 7, rows, 2, err, sizeof err), 0);
+    int64_t *at;
+    arena_fit_row *hist;
+    assert_int_equal(arena_db_fit_history(db, id, a, &at, &hist), 2);
+    assert_int_equal(at[0], 1000);
+    assert_int_equal(at[1], 2000);
+    assert_true(hist[0].rating == -20 && hist[1].rating == -30 && hist[1].ci95 == 50);
+    free(at);
+    free(hist);
+    check_equal(db);
+    arena_db_close(db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_versions),
+        cmocka_unit_test(test_statuses),
+        cmocka_unit_test(test_ladder_rows),
+    };
+    return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
+}
