@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zmq.h>
 #include "ref_match.h"
+#include "ref_dir.h"
 #include "ref_msg.h"
 
 /* A dropped connection that comes back this fast, from a live bot, was
@@ -29,6 +31,9 @@
 #define DROP_GRACE_US 400000
 #define END_GRACE_MS 500
 #define KILL_GRACE_MS 200
+/* How often the bots' control groups are checked for a limit hit while
+ * the referee waits. */
+#define LIMITS_EVERY_US 100000
 
 typedef struct seat {
     void    *sock, *monitor;
@@ -36,7 +41,12 @@ typedef struct seat {
     char     token[33];
     uint8_t  identity[256], last_identity[256];
     size_t   identity_len, last_identity_len;
+    int      last_fd;           /* the connection of the last message */
     int      greeted;
+    int      fd;                /* the seat's own connection (ZMQ_SRCFD), once greeted */
+    char     rejected[32];      /* before the hello: the reason of the last message */
+    char     rejected_why[160]; /* dropped, and why (for a handshake timeout) */
+    int      dropped_msgs;      /* messages from other connections, dropped */
     ref_proc proc;
     int      spawned;
     int64_t  bank_us;
@@ -57,7 +67,10 @@ typedef struct match {
     void    *state;
     game_action *legal;
     ref_record *rec;
-    char     dir[64];
+    ref_dir  folder;
+    const char *dir;            /* folder.path */
+    const ref_sandbox *sandbox;
+    int64_t  limits_checked;    /* when the cgroups were last looked at */
     int      over;              /* a forfeit ended it */
     msgpack_sbuffer sb;
     uint32_t next_id;
@@ -80,8 +93,8 @@ void ref_config_default(ref_config *c)
     c->handshake_ms = 10000;
     c->max_message = 1 << 20;
     c->limits.cpu_seconds = 600;
-    c->limits.address_space_bytes = (uint64_t)4 << 30;
-    c->limits.max_processes = 4096;    /* RLIMIT_NPROC counts all the user's processes */
+    c->limits.memory_bytes = (uint64_t)2 << 30;
+    c->limits.max_processes = 512;     /* processes and threads of one bot */
     c->limits.max_open_files = 256;
     c->limits.log_bytes = 1 << 20;
     c->transport = "ipc";
@@ -139,10 +152,16 @@ static int open_seat(match *m, int i, char *err, size_t size)
     s->monitor = zmq_socket(m->ctx, ZMQ_PAIR);
     if (!s->monitor || zmq_connect(s->monitor, monitor) < 0)
         goto fail;
-    if (strcmp(m->cfg->transport, "tcp") == 0)
+    if (strcmp(m->cfg->transport, "tcp") == 0) {
         snprintf(addr, sizeof addr, "tcp://127.0.0.1:*");
-    else
-        snprintf(addr, sizeof addr, "ipc://%s/seat%d", m->dir, i);
+    } else {
+        /* The seat's own folder: given to its bot's user alone, and all a
+         * sandboxed bot sees of the referee. */
+        snprintf(addr, sizeof addr, "%s/seat%d", m->dir, i);
+        if (mkdir(addr, 0700) != 0)
+            goto fail;
+        snprintf(addr, sizeof addr, "ipc://%s/seat%d/" REF_SEAT_SOCKET, m->dir, i);
+    }
     if (zmq_bind(s->sock, addr) < 0)
         goto fail;
     size_t len = sizeof s->endpoint;
@@ -163,24 +182,76 @@ fail:
 static void start_bot(match *m, int i)
 {
     seat *s = &m->seats[i];
-    char env_endpoint[340], env_token[64], env_seat[32], log[400], err[256];
-    snprintf(env_endpoint, sizeof env_endpoint, "ARENA_ENDPOINT=%s", s->endpoint);
+    const ref_config *c = m->cfg;
+    int tcp = strcmp(c->transport, "tcp") == 0;
+    char env_endpoint[340], env_token[64], env_seat[32], log[400], err[512], share[128];
+    /* Inside a sandbox the seat's folder is seen at REF_SANDBOX_SHARE. */
+    if (!tcp && m->sandbox->namespaces)
+        snprintf(env_endpoint, sizeof env_endpoint,
+                 "ARENA_ENDPOINT=ipc://" REF_SANDBOX_SHARE "/" REF_SEAT_SOCKET);
+    else
+        snprintf(env_endpoint, sizeof env_endpoint, "ARENA_ENDPOINT=%s", s->endpoint);
     snprintf(env_token, sizeof env_token, "ARENA_TOKEN=%s", s->token);
     snprintf(env_seat, sizeof env_seat, "ARENA_SEAT=%d", i);
-    char *env[] = { env_endpoint, env_token, env_seat, "ARENA_PROTOCOL=1", NULL };
-    snprintf(log, sizeof log, "%s/seat%d.log", m->cfg->log_dir ? m->cfg->log_dir : m->dir, i);
-    if (ref_proc_spawn(&s->proc, m->cfg->bot_cmd[i], m->cfg->bot_cwd[i], env,
-                       &m->cfg->limits, log, err, sizeof err) < 0) {
+    char *env[64] = { env_endpoint, env_token, env_seat, "ARENA_PROTOCOL=1" };
+    for (int k = 0, n = 4; c->bot_env[i] && c->bot_env[i][k] && n < 63; k++)
+        env[n++] = c->bot_env[i][k];
+    snprintf(log, sizeof log, "%s/seat%d.log", c->log_dir ? c->log_dir : m->dir, i);
+    snprintf(share, sizeof share, "%s/seat%d", m->dir, i);
+    ref_spawn spawn = { .cmd = c->bot_cmd[i], .cwd = c->bot_cwd[i], .env = env,
+                        .lim = &c->limits, .log_path = log, .sandbox = m->sandbox,
+                        .share_dir = tcp ? NULL : share, .share_net = tcp };
+    if (ref_proc_start(&s->proc, &spawn, err, sizeof err) < 0) {
         forfeit(m, i, REF_CRASH, "seat %d could not start: %s", i, err);
         return;
     }
     s->spawned = 1;
+    if (s->proc.shared_uid) {
+        size_t len = strlen(m->rec->isolation);
+        snprintf(m->rec->isolation + len, sizeof m->rec->isolation - len,
+                 " referee-uid(seat %d)", i);
+    }
+}
+
+/* A bot whose control group hit a limit loses for it, whatever it is
+ * doing: the OOM killer may have ended only one of its processes, and a
+ * refused fork may leave it running. */
+static int judge_limits(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    ref_cg_usage u;
+    if (!s->spawned)
+        return 0;
+    ref_proc_usage(&s->proc, &u);
+    if (u.oom_kills)
+        forfeit(m, i, REF_MEMORY, "seat %d went over its memory limit of %" PRIu64
+                " MiB (the kernel killed %" PRIu64 " of its processes)", i,
+                m->cfg->limits.memory_bytes >> 20, u.oom_kills);
+    else if (u.task_limit_hits)
+        forfeit(m, i, REF_PROCESSES, "seat %d went over its limit of %u processes and "
+                "threads", i, m->cfg->limits.max_processes);
+    else
+        return 0;
+    return 1;
+}
+
+/* Every LIMITS_EVERY_US, or at once when `now` is set. */
+static void check_limits(match *m, int now)
+{
+    int64_t t = clk_mono_us();
+    if (!m->sandbox->cg.features || (!now && t - m->limits_checked < LIMITS_EVERY_US))
+        return;
+    m->limits_checked = t;
+    for (int i = 0; i < m->n && !m->over; i++)
+        judge_limits(m, i);
 }
 
 /* ---- the poll loop ------------------------------------------------------ */
 
 static void judge_exit(match *m, int i)
 {
+    if (judge_limits(m, i))
+        return;
     char text[128];
     int st = m->seats[i].proc.status;
     ref_proc_exit_text(st, text, sizeof text);
@@ -195,10 +266,14 @@ static void read_monitor(match *m, int i)
     zmq_msg_init(&ev);
     zmq_msg_init(&addr);
     if (zmq_msg_recv(&ev, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_more(&ev) &&
-        zmq_msg_recv(&addr, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_size(&ev) >= 2) {
+        zmq_msg_recv(&addr, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_size(&ev) >= 6) {
         uint16_t event;
+        int32_t fd;
         memcpy(&event, zmq_msg_data(&ev), sizeof event);
-        if (event == ZMQ_EVENT_DISCONNECTED && !s->dropped_at)
+        memcpy(&fd, (const char *)zmq_msg_data(&ev) + 2, sizeof fd);
+        /* Only the seat's own connection can be lost: another process that
+         * connects and leaves changes nothing. */
+        if (event == ZMQ_EVENT_DISCONNECTED && s->greeted && fd == s->fd && !s->dropped_at)
             s->dropped_at = clk_mono_us();
         else if (event == ZMQ_EVENT_ACCEPTED && s->dropped_at)
             s->came_back = 1;
@@ -231,8 +306,25 @@ static void check_seat(match *m, int i)
     }
 }
 
+/* Notes a message that is not the seat's own: dropped, and said once in
+ * the seat's log and on stderr with --verbose, never held against it. */
+static void drop(match *m, int i, const char *why)
+{
+    seat *s = &m->seats[i];
+    if (s->dropped_msgs++ == 0 && m->cfg->verbose)
+        fprintf(stderr, "referee: seat %d: dropped a message: %s\n", i, why);
+    if (s->dropped_msgs <= 3 && s->spawned && s->proc.log_fd >= 0) {
+        char line[300];
+        int n = snprintf(line, sizeof line, "[arena: dropped a message on this seat's "
+                         "endpoint: %s]\n", why);
+        (void)!write(s->proc.log_fd, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+    }
+}
+
 /* Receives one message on seat i's socket: identity frame, one payload
- * frame. Returns 0 with *msg decoded, or -1 after a forfeit. */
+ * frame. Returns 0 with *msg decoded, 1 when there was nothing for the
+ * referee (a message from another connection is dropped), or -1 after a
+ * forfeit, which only the seat's own connection can cause. */
 static int receive(match *m, int i, msgpack_unpacked *msg)
 {
     seat *s = &m->seats[i];
@@ -263,21 +355,38 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
         idlen = sizeof s->last_identity;
     memcpy(s->last_identity, zmq_msg_data(&id), idlen);
     s->last_identity_len = idlen;
-    if (s->greeted && (idlen != s->identity_len || memcmp(s->identity, s->last_identity, idlen))) {
-        if (s->dropped_at)
-            forfeit_oversized(m, i);
-        else
-            forfeit(m, i, REF_UNKNOWN_ID, "seat %d: a message from an unknown connection", i);
-    } else if (frames != 1) {
-        forfeit(m, i, REF_MALFORMED, "seat %d sent %d frames; one is expected", i, frames);
+    s->last_fd = frames ? zmq_msg_get(&body, ZMQ_SRCFD) : -1;
+    int own = s->greeted && idlen == s->identity_len && !memcmp(s->identity, s->last_identity,
+                                                                 idlen);
+    const char *bad = NULL;
+    char why[160];
+    if (frames != 1) {
+        snprintf(why, sizeof why, "seat %d sent %d frames; one is expected", i, frames);
+        bad = why;
     } else if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), msg) < 0) {
-        forfeit(m, i, REF_MALFORMED, "seat %d sent %zu bytes that are not one msgpack value",
-                i, zmq_msg_size(&body));
+        snprintf(why, sizeof why, "seat %d sent %zu bytes that are not one msgpack value", i,
+                 zmq_msg_size(&body));
+        bad = why;
     } else if (msg->data.type != MSGPACK_OBJECT_MAP) {
         msgpack_unpacked_destroy(msg);
-        forfeit(m, i, REF_MALFORMED, "seat %d sent a message that is not a map", i);
+        snprintf(why, sizeof why, "seat %d sent a message that is not a map", i);
+        bad = why;
     } else {
         rc = 0;
+    }
+    if (s->greeted && !own) {
+        if (rc == 0)
+            msgpack_unpacked_destroy(msg);
+        drop(m, i, "from a connection that is not the seat's own");
+        rc = 1;
+    } else if (bad && !s->greeted) {
+        /* Before a valid hello nothing is the seat's own yet. */
+        snprintf(s->rejected, sizeof s->rejected, "%s", REF_MALFORMED);
+        snprintf(s->rejected_why, sizeof s->rejected_why, "%s", bad);
+        drop(m, i, bad);
+        rc = 1;
+    } else if (bad) {
+        forfeit(m, i, REF_MALFORMED, "%s", bad);
     }
     zmq_msg_close(&id);
     zmq_msg_close(&body);
@@ -328,6 +437,11 @@ static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
             if (s->dropped_at || (s->spawned && s->proc.pidfd < 0))
                 wait_ms = wait_ms < 20 ? wait_ms : 20;    /* judge without a wakeup */
         }
+        if (m->sandbox->cg.features && wait_ms > LIMITS_EVERY_US / 1000)
+            wait_ms = LIMITS_EVERY_US / 1000;
+        check_limits(m, 0);
+        if (m->over)
+            return -2;
         if (zmq_poll(items, k, wait_ms) < 0 && errno != EINTR)
             return -1;
         /* Output and connection events first: they explain what follows. */
@@ -366,25 +480,43 @@ static void clean_word(char *w)
             *p = '_';
 }
 
+/* Before a valid hello, a message is dropped and remembered: it may come
+ * from any process that found the endpoint, not the seat's bot. */
+static void reject(match *m, int i, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void reject(match *m, int i, const char *reason, const char *fmt, ...)
+{
+    seat *s = &m->seats[i];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->rejected_why, sizeof s->rejected_why, fmt, ap);
+    va_end(ap);
+    snprintf(s->rejected, sizeof s->rejected, "%s", reason);
+    drop(m, i, s->rejected_why);
+}
+
 static void greet(match *m, int i, const msgpack_object *hello)
 {
     seat *s = &m->seats[i];
     ref_record *r = m->rec;
     char type[16], token[64], options[512];
     int64_t protocol;
-    if (s->greeted || mps_get_str(hello, "type", type, sizeof type) < 0 ||
-        strcmp(type, "hello")) {
-        forfeit(m, i, s->greeted ? REF_OUT_OF_TURN : REF_MALFORMED,
-                "seat %d: expected hello, got something else", i);
+    if (s->greeted) {
+        forfeit(m, i, REF_OUT_OF_TURN, "seat %d: a second hello, or a message before its "
+                "request", i);
+        return;
+    }
+    if (mps_get_str(hello, "type", type, sizeof type) < 0 || strcmp(type, "hello")) {
+        reject(m, i, REF_MALFORMED, "seat %d: expected hello, got something else", i);
         return;
     }
     if (mps_get_int(hello, "protocol", &protocol) < 0 || protocol != REF_PROTOCOL_VERSION) {
-        forfeit(m, i, REF_PROTOCOL, "seat %d speaks another protocol version; this referee speaks %d",
-                i, REF_PROTOCOL_VERSION);
+        reject(m, i, REF_PROTOCOL, "seat %d speaks another protocol version; this referee "
+               "speaks %d", i, REF_PROTOCOL_VERSION);
         return;
     }
     if (mps_get_str(hello, "token", token, sizeof token) < 0 || strcmp(token, s->token)) {
-        forfeit(m, i, REF_BAD_TOKEN, "seat %d presented a wrong token", i);
+        reject(m, i, REF_BAD_TOKEN, "seat %d: a hello with a wrong token", i);
         return;
     }
     if (mps_get_str(hello, "name", r->name[i], sizeof r->name[i]) < 0)
@@ -395,6 +527,7 @@ static void greet(match *m, int i, const msgpack_object *hello)
     clean_word(r->version[i]);
     memcpy(s->identity, s->last_identity, s->last_identity_len);
     s->identity_len = s->last_identity_len;
+    s->fd = s->last_fd;
     s->greeted = 1;
     m->g->options_format(m->cfg->options, options, sizeof options);
     m->sb.size = 0;
@@ -416,6 +549,12 @@ static void handshake(match *m)
         msgpack_unpacked msg;
         int from = next_message(m, until, &msg);
         if (from == -1)
+            check_limits(m, 1);
+        seat *w = &m->seats[waiting];
+        if (from == -1 && w->rejected[0])
+            forfeit(m, waiting, w->rejected, "%s, and no valid hello came within %" PRId64
+                    " ms", w->rejected_why, m->cfg->handshake_ms);
+        else if (from == -1)
             forfeit(m, waiting, REF_TIMEOUT, "seat %d sent no hello within %" PRId64 " ms",
                     waiting, m->cfg->handshake_ms);
         if (from < 0)
@@ -453,34 +592,81 @@ static int strike(match *m, int i, int nlegal, const char *reason, const char *d
     return 0;
 }
 
-/* Reads a reply's action: by "index" into the list sent, or by "text". */
+static const char *type_name(const msgpack_object *o)
+{
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL: return "nil";
+    case MSGPACK_OBJECT_BOOLEAN: return "a boolean";
+    case MSGPACK_OBJECT_FLOAT32: case MSGPACK_OBJECT_FLOAT64: return "a float";
+    case MSGPACK_OBJECT_STR: return "a string";
+    case MSGPACK_OBJECT_ARRAY: return "an array";
+    case MSGPACK_OBJECT_MAP: return "a map";
+    default: return "binary data";
+    }
+}
+
+/* Reads a reply's action: by "index" into the list sent, or else by
+ * "text", matched exactly against the offered actions' texts (section 6
+ * of sdk/PROTOCOL.md). Returns 0 with *out, 1 for an illegal action (why
+ * says what), or -1 after a malformed one's forfeit. */
 static int resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
                    char *why, size_t size)
 {
-    int64_t index;
-    char text[128];
-    if (mps_get_int(reply, "index", &index) == 0) {
-        if (index < 0 || index >= nlegal) {
-            snprintf(why, size, "index %" PRId64 " is not one of the %d actions offered", index,
-                     nlegal);
+    const msgpack_object *index = mps_get(reply, "index"), *text = mps_get(reply, "text");
+    if (index && index->type == MSGPACK_OBJECT_NIL)
+        index = NULL;       /* nil counts as absent */
+    if (text && text->type == MSGPACK_OBJECT_NIL)
+        text = NULL;
+    if (index) {
+        if (index->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+            if (index->via.u64 >= (uint64_t)nlegal) {
+                snprintf(why, size, "index %" PRIu64 " is not one of the %d actions offered",
+                         index->via.u64, nlegal);
+                return 1;
+            }
+            *out = m->legal[index->via.u64];
+            return 0;
+        }
+        if (index->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
+            snprintf(why, size, "index %" PRId64 " is not one of the %d actions offered",
+                     index->via.i64, nlegal);
             return 1;
         }
-        *out = m->legal[index];
-        return 0;
+        forfeit(m, i, REF_MALFORMED, "seat %d's action has an index that is %s, not an "
+                "integer", i, type_name(index));
+        return -1;
     }
-    if (mps_get_str(reply, "text", text, sizeof text) == 0) {
-        game_action a;
-        if (m->g->parse(text, &a) == 0)
-            for (int k = 0; k < nlegal; k++)
-                if (m->legal[k] == a) {
-                    *out = a;
-                    return 0;
-                }
-        snprintf(why, size, "'%s' is not a legal action here", text);
+    if (!text) {
+        forfeit(m, i, REF_MALFORMED, "seat %d's action has neither an index nor a text", i);
+        return -1;
+    }
+    if (text->type != MSGPACK_OBJECT_STR) {
+        forfeit(m, i, REF_MALFORMED, "seat %d's action has a text that is %s, not a string",
+                i, type_name(text));
+        return -1;
+    }
+    uint32_t len = text->via.str.size;
+    char shown[64], mine[128];
+    if (len >= sizeof mine) {
+        snprintf(why, size, "its text is too long to be an action (%" PRIu32 " bytes)", len);
         return 1;
     }
-    forfeit(m, i, REF_MALFORMED, "seat %d's action has neither an index nor a text", i);
-    return -1;
+    for (int k = 0; k < nlegal; k++) {
+        m->g->format(m->legal[k], mine, sizeof mine);
+        if (strlen(mine) == len && !memcmp(mine, text->via.str.ptr, len)) {
+            *out = m->legal[k];
+            return 0;
+        }
+    }
+    /* Shown as one printable line, whatever the bot sent. */
+    uint32_t n = len < sizeof shown - 1 ? len : (uint32_t)sizeof shown - 1;
+    for (uint32_t k = 0; k < n; k++) {
+        char c = text->via.str.ptr[k];
+        shown[k] = c >= ' ' && c <= '~' && c != '\'' ? c : '?';
+    }
+    shown[n] = 0;
+    snprintf(why, size, "'%s%s' is not a legal action here", shown, len > n ? "..." : "");
+    return 1;
 }
 
 /* Sends seat i the updates it has not had. They go out in a burst just
@@ -525,6 +711,10 @@ static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen,
             msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
             from = -1;
         }
+        if (from == -1)
+            check_limits(m, 1);
+        if (m->over)
+            return -1;
         if (from == -1) {
             s->bank_us = 0;
             s->stale_below = id + 1;
@@ -655,19 +845,10 @@ static void release(match *m)
             zmq_close(s->sock);
         if (s->monitor)
             zmq_close(s->monitor);
-        if (!m->cfg->log_dir) {
-            char path[400];
-            snprintf(path, sizeof path, "%s/seat%d.log", m->dir, i);
-            unlink(path);
-        }
-        char sock_path[400];
-        snprintf(sock_path, sizeof sock_path, "%s/seat%d", m->dir, i);
-        unlink(sock_path);
     }
     if (m->ctx)
         zmq_ctx_term(m->ctx);
-    if (m->dir[0])
-        rmdir(m->dir);
+    ref_dir_remove(&m->folder);
     msgpack_sbuffer_destroy(&m->sb);
     free(m->decision_names);
     free(m->state);
@@ -678,6 +859,8 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
 {
     match m;
     memset(&m, 0, sizeof m);
+    m.folder.lock_fd = -1;
+    m.dir = m.folder.path;
     m.cfg = c;
     m.g = c->game;
     m.n = c->nbots;
@@ -704,12 +887,21 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     m.g->options_format(c->options, rec->options, sizeof rec->options);
     rec->seed = c->seed;
     rec->seats = m.n;
-    snprintf(m.dir, sizeof m.dir, "/tmp/arena-XXXXXX");
-    if (!mkdtemp(m.dir)) {
-        snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));
-        m.dir[0] = 0;
+    m.sandbox = ref_sandbox_get(c->sandbox, err, size);
+    if (!m.sandbox)
+        goto out;
+    if (!strcmp(c->transport, "tcp") && m.sandbox->namespaces && c->sandbox == REF_SANDBOX_STRICT) {
+        snprintf(err, size, "--transport tcp needs the network, which --sandbox strict takes "
+                 "from bots: use ipc");
         goto out;
     }
+    snprintf(rec->isolation, sizeof rec->isolation, "%.230s%s", m.sandbox->isolation,
+             !strcmp(c->transport, "tcp") && m.sandbox->namespaces ? " net-shared(tcp)" : "");
+    static int swept;
+    if (!swept++)
+        ref_dir_sweep();
+    if (ref_dir_make(&m.folder, err, size) < 0)
+        goto out;
     m.ctx = zmq_ctx_new();
     for (int i = 0; i < m.n; i++)
         if (open_seat(&m, i, err, size) < 0)

@@ -14,6 +14,7 @@
 #include "game.h"
 #include "ref_proc.h"
 #include "ref_record.h"
+#include "ref_sandbox.h"
 
 typedef struct ref_config {
     const game_api *game;
@@ -31,6 +32,10 @@ typedef struct ref_config {
     ref_limits limits;
     const char *log_dir;          /* seatN.log files; NULL: a temporary dir */
     const char *transport;        /* "ipc" (default) or "tcp" */
+    ref_sandbox_mode sandbox;     /* auto (default), none, strict: ref_sandbox.h */
+    char *const *bot_env[GAME_MAX_SEATS];  /* NAME=VALUE, NULL-terminated
+                                     (or NULL): what the bot's registration
+                                     names */
     int      verbose;             /* progress lines on stderr */
     const clk_source *clock;      /* the time control's; NULL: the monotonic clock */
 } ref_config;
@@ -49,10 +54,15 @@ void ref_config_default(ref_config *c);
 #define REF_UNKNOWN_ID     "unknown_identity"
 #define REF_OUT_OF_TURN    "out_of_turn"
 #define REF_PROTOCOL       "protocol_version"
+#define REF_MEMORY         "memory"
+#define REF_PROCESSES      "processes"
 
 /* Plays the match into `rec` (ref_record_init'ed). Returns 0 when a
  * result was reached, however the bots behaved; -1 with `err` when the
  * referee itself could not run (no sockets, bad options). */
 int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size);
+
+/* The ipc socket's name in each seat's folder. */
+#define REF_SEAT_SOCKET "referee"
 
 #endif

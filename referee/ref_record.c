@@ -40,6 +40,8 @@ int ref_record_write(const ref_record *r, const game_api *g, FILE *f)
     char text[128];
     fprintf(f, "arena-record 1\ngame %s\noptions %s\nseed %" PRIu64 "\n",
             r->game, r->options, r->seed);
+    if (r->isolation[0])
+        fprintf(f, "isolation %s\n", r->isolation);
     for (int i = 0; i < r->seats; i++)
         fprintf(f, "bot %d %s %s\n", i, r->name[i][0] ? r->name[i] : "-",
                 r->version[i][0] ? r->version[i] : "-");
@@ -125,6 +127,8 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
             errno = 0;
             r->seed = strtoull(rest, &end, 10);
             bad = errno || !*rest || *end;
+        } else if (!strcmp(line, "isolation")) {
+            snprintf(r->isolation, sizeof r->isolation, "%s", rest);
         } else if (!strcmp(line, "bot")) {
             bad = parse_bot(r, rest);
         } else if (!strcmp(line, "decision")) {

@@ -6,6 +6,7 @@
  *   game warchest
  *   options players=2 setup=dealt royal_guard=2018 round_limit=100
  *   seed 42
+ *   isolation auto env cgroup(v1: memory pids cpu cpuacct freezer) uid ns(...)
  *   bot 0 random 1.0
  *   bot 1 greedy 1.0
  *   decision 0 0.412 - deploy archer d4
@@ -16,6 +17,8 @@
  *   detail all markers placed
  *   hash 9a242d72fa7cc135
  *
+ * The isolation line says how the bots were sandboxed (ref_sandbox.h);
+ * records written before it existed have none.
  * A decision line is: seat, milliseconds the bot took, how the action came
  * ("-" the bot's own, "random" substituted by the referee), the action in
  * the game's notation. Replaying (seed, options, actions) reproduces every
@@ -41,6 +44,7 @@ typedef struct ref_record {
     char     options[512];
     uint64_t seed;
     int      seats;
+    char     isolation[256];   /* the bots' sandbox; "" when not recorded */
     char     name[GAME_MAX_SEATS][64];
     char     version[GAME_MAX_SEATS][32];
     ref_decision *decisions;

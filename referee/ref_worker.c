@@ -88,7 +88,8 @@ static int get_ms(const msgpack_object *job, const char *key, int64_t *dst)
 }
 
 /* Plays one job. Returns 0, or -1 with `err` when it cannot be run. */
-static int play_job(const msgpack_object *job, ref_record *rec, const game_api **game,
+static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, ref_record *rec,
+                    const game_api **game,
                     char *err, size_t size)
 {
     char game_name[32], options_text[512];
@@ -112,6 +113,7 @@ static int play_job(const msgpack_object *job, ref_record *rec, const game_api *
     ref_config_default(&c);
     c.game = g;
     c.seed = seed;
+    c.sandbox = sandbox;
     c.nbots = (int)bots->via.array.size;
     for (int i = 0; i < c.nbots; i++) {
         const msgpack_object *b = &bots->via.array.ptr[i];
@@ -131,7 +133,7 @@ static int play_job(const msgpack_object *job, ref_record *rec, const game_api *
     int64_t memory_mb;
     if (mps_get_int(job, "memory_mb", &memory_mb) == 0 && memory_mb >= 0 &&
         memory_mb < ((int64_t)1 << 40))
-        c.limits.address_space_bytes = (uint64_t)memory_mb << 20;
+        c.limits.memory_bytes = (uint64_t)memory_mb << 20;
     void *options = calloc(1, g->options_size);
     if (!options) {
         snprintf(err, size, "out of memory");
@@ -152,14 +154,16 @@ typedef struct worker_opts {
     int         stay;       /* a stop ends this arena's session, not the worker */
     int         verbose;    /* one line per job on stderr */
     const char *curve_server, *curve_key;   /* key files, or NULL */
+    ref_sandbox_mode sandbox;   /* how its bots are isolated */
 } worker_opts;
 
 static const char worker_usage[] =
-    "usage: referee worker --connect ENDPOINT [--stay] [--verbose]\n"
+    "usage: referee worker --connect ENDPOINT [--stay] [--verbose] [--sandbox MODE]\n"
     "                      [--curve-server ARENA.pub --curve-key KEY]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
+    "  --sandbox MODE      auto, strict or none, as for referee play (default auto)\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
     "  --curve-key F       with this worker's secret key (arena keygen)\n";
 
@@ -177,6 +181,9 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             o->curve_server = argv[++i];
         else if (!strcmp(argv[i], "--curve-key") && i + 1 < argc)
             o->curve_key = argv[++i];
+        else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc &&
+                 ref_sandbox_mode_parse(argv[i + 1], &o->sandbox) == 0)
+            i++;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -212,7 +219,7 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
     const game_api *g = NULL;
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
-    int played = play_job(job, &rec, &g, err, sizeof err);
+    int played = play_job(job, o->sandbox, &rec, &g, err, sizeof err);
     int64_t finished = clk_wall_ms();
     char *text = played == 0 ? record_text(&rec, g) : NULL;
     /* Logged before it is sent: a job logged as unfinished was never

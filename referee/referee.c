@@ -49,7 +49,15 @@ static const char usage_text[] =
     "  --max-message N     largest message a bot may send, bytes (default 1048576)\n"
     "  --log-dir DIR       keep each bot's output in DIR/seatN.log\n"
     "  --transport T       ipc or tcp (default ipc)\n"
-    "  --cpu-seconds N, --memory-mb N, --max-processes N, --max-files N   bot limits\n"
+    "  --sandbox MODE      auto: isolate each bot as far as this machine allows, and say\n"
+    "                      once what is missing; strict: refuse to run without every\n"
+    "                      layer; none: the referee's environment (default auto;\n"
+    "                      docs/SECURITY.md)\n"
+    "  --memory-mb N       real memory of each bot (its cgroup; without one, its address\n"
+    "                      space) (default 2048; 0: no limit)\n"
+    "  --max-processes N   processes and threads of each bot (default 512)\n"
+    "  --cpus X            CPU quota of each bot, in cores, e.g. 1.5 (default: none)\n"
+    "  --cpu-seconds N, --max-files N   per-process limits (default 600, 256)\n"
     "  --quiet             print only the result line\n";
 
 static int die(const char *fmt, const char *arg)
@@ -138,6 +146,15 @@ static int play_with(int argc, char **argv, void *options)
             record_path = val;
         } else if (!strcmp(f, "--log-dir")) {
             c.log_dir = val;
+        } else if (!strcmp(f, "--sandbox")) {
+            if (ref_sandbox_mode_parse(val, &c.sandbox) < 0)
+                return die("--sandbox must be auto, none or strict, not '%s'", val);
+        } else if (!strcmp(f, "--cpus")) {
+            char *end;
+            double cpus = strtod(val, &end);
+            if (end == val || *end || !(cpus >= 0 && cpus <= 4096))
+                return die("--cpus wants a number of cores such as 1 or 0.5, not '%s'", val);
+            c.limits.cpu_millis = (unsigned)(cpus * 1000 + 0.5);
         } else if (!strcmp(f, "--transport")) {
             if (strcmp(val, "ipc") && strcmp(val, "tcp"))
                 return die("--transport must be ipc or tcp, not '%s'", val);
@@ -167,7 +184,7 @@ static int play_with(int argc, char **argv, void *options)
                     switch (k) {
                     case 0: c.strikes = (int)v; break;
                     case 1: c.limits.cpu_seconds = (unsigned)v; break;
-                    case 2: c.limits.address_space_bytes = (uint64_t)v << 20; break;
+                    case 2: c.limits.memory_bytes = (uint64_t)v << 20; break;
                     case 3: c.limits.max_processes = (unsigned)v; break;
                     case 4: c.limits.max_open_files = (unsigned)v; break;
                     }

@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libzmq3-dev libmsgpack-dev libsqlite3-dev libcmocka-dev libcivetweb-dev
   valgrind python3 python3-zmq python3-msgpack
+  bubblewrap
 )
 
 # JavaScript bots need node and npm; a machine that has them already (from

@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include "ref_proc_internal.h"
+#include "ref_init.h"
+#include "ref_sandbox.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -107,6 +109,16 @@ void ref_proc_drain(ref_proc *p)
     }
 }
 
+/* The bot's own status from the sandbox's init, when it sent one: bwrap's
+ * would turn a death by signal N into exit status 128+N. */
+static void read_init_status(ref_proc *p)
+{
+    ref_init_record r;
+    while (p->report_fd >= 0 && read(p->report_fd, &r, sizeof r) == (ssize_t)sizeof r)
+        if (r.kind == REF_INIT_EXITED)
+            p->status = r.value;
+}
+
 /* A wait status from waitid's siginfo, as waitpid would have given it. */
 static int status_of(const siginfo_t *si)
 {
@@ -144,6 +156,7 @@ int ref_proc_exited(ref_proc *p)
         return 0;
     if (r == 0) {
         p->status = status_of(&si);
+        read_init_status(p);
     } else {
         /* ECHILD: something else reaped our leader (a SIGCHLD handler,
          * ref_proc_reap_orphans); its status is lost and its pid may be
@@ -241,8 +254,14 @@ void ref_proc_kill(ref_proc *p, int grace_ms)
          * so -pid is still our group and nobody else's. SIGCONT lets a
          * stopped bot act on the SIGTERM. */
         pid_t group = p->pid;
-        kill(-group, SIGTERM);
-        kill(-group, SIGCONT);
+        if (p->sandboxed) {
+            /* bwrap would die of SIGTERM at once and take the bot along
+             * with SIGKILL: the init passes the request on instead. */
+            ref_proc_close_fd(&p->stop_fd);
+        } else {
+            kill(-group, SIGTERM);
+            kill(-group, SIGCONT);
+        }
         /* The grace is for the whole group: a bot's real process may be a
          * child of the sh leader, and deserves its chance to clean up. */
         int64_t deadline = clk_mono_ms() + grace_ms;
@@ -267,13 +286,30 @@ void ref_proc_kill(ref_proc *p, int grace_ms)
             p->status = REF_PROC_STATUS_UNKNOWN;
         }
     }
+    /* Whatever is left in its control group goes too (a process that left
+     * the group with setsid), and then the group and the bot's uid. */
+    ref_cg_usage_read(&p->cg, &p->last);
+    ref_cg_destroy(&p->cg);
+    ref_sandbox_uid_release(&p->uid_lock);
     /* Whatever the bot wrote before dying; an escaped process may still
      * hold the pipe open, so no waiting for EOF. */
     ref_proc_drain(p);
     ref_proc_close_fd(&p->out_fd);
     ref_proc_close_fd(&p->pidfd);
     ref_proc_close_fd(&p->log_fd);
+    ref_proc_close_fd(&p->report_fd);
+    ref_proc_close_fd(&p->stop_fd);
     p->live = 0;
+}
+
+void ref_proc_usage(const ref_proc *p, ref_cg_usage *u)
+{
+    if (p && p->live && p->cg.sys)
+        ref_cg_usage_read(&p->cg, u);
+    else if (p)
+        *u = p->last;
+    else
+        memset(u, 0, sizeof *u);
 }
 
 void ref_proc_close(ref_proc *p)
@@ -292,9 +328,9 @@ const char *ref_proc_exit_text(int status, char *buf, size_t size)
         snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *name = strsignal(sig);
-        snprintf(buf, size, "killed by signal %d (%s)%s", sig,
-                 name ? name : "unknown signal",
+        const char *name = strsignal(sig), *abbrev = sigabbrev_np(sig);
+        snprintf(buf, size, "killed by signal %d (%s%s%s%s)%s", sig, abbrev ? "SIG" : "",
+                 abbrev ? abbrev : "", abbrev ? ": " : "", name ? name : "unknown signal",
                  WCOREDUMP(status) ? ", core dumped" : "");
     } else {
         snprintf(buf, size, "unexpected wait status 0x%x", (unsigned)status);

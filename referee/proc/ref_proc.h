@@ -1,16 +1,21 @@
 /*
  * ref_proc.h - starting, watching and ending bot processes for the referee.
  *
- * A bot is any program, in any language, started as `/bin/sh -c CMD` in a
+ * A bot is any program, in any language. Its command is split into words
+ * and exec'd (ref_cmd.h: the shell runs only commands that need it), in a
  * process group of its own, under resource limits, with stdin from
- * /dev/null and stdout+stderr into one pipe. The referee never blocks on a
+ * /dev/null and stdout+stderr into one pipe. With a sandbox (ref_sandbox.h)
+ * it also runs in a control group of its own (real memory, process count,
+ * CPU), as a user of its own, in namespaces of its own, with a clean
+ * environment. The referee never blocks on a
  * bot: it puts the two fds of ref_proc_fds() into its poll loop (zmq_poll
  * items) next to the bots' sockets, calls ref_proc_drain() when the output
  * pipe is ready and ref_proc_exited() when the pidfd is. The output goes to
  * a per-bot log file, bounded; the rest is read and counted, so a chatty
  * bot can neither fill the disk nor stall on a full pipe.
  *
- * Ending a bot kills its whole process group (TERM, grace, KILL). A bot
+ * Ending a bot kills its whole process group (TERM, grace, KILL), then
+ * everything left in its control group. A bot
  * that escapes its group (setsid, double fork) is caught because the
  * referee is a child subreaper (ref_proc_init_supervisor): orphans become
  * the referee's children, and ref_proc_reap_orphans() kills and reaps them.
@@ -27,7 +32,7 @@
  * Typical use:
  *
  *     ref_proc_init_supervisor();                        once, at start
- *     ref_proc_spawn(&bot, cmd, dir, env, &lim, log, err, sizeof err);
+ *     ref_proc_start(&bot, &spawn, err, sizeof err);     (or ref_proc_spawn)
  *     loop: poll ref_proc_fds(&bot, fds) with the sockets;
  *           out_fd ready  -> ref_proc_drain(&bot);
  *           pidfd ready   -> ref_proc_exited(&bot);
@@ -42,19 +47,30 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "ref_cgroup.h"
 
-/* Resource limits, set on the child (prlimit from the referee) before it
- * execs. 0 = no limit, for every field. A limit above what may be set
- * (the hard limit when unprivileged; fs.nr_open for open files) is lowered
- * to the hard limit: the bot still gets "at most" what was asked.
+typedef struct ref_sandbox ref_sandbox;   /* ref_sandbox.h */
+
+/* Resource limits, set on the child before it execs: in its control
+ * group when the sandbox gives it one, otherwise as rlimits (prlimit from
+ * the referee). 0 = no limit, for every field. An rlimit above what may be
+ * set (the hard limit when unprivileged; fs.nr_open for open files) is
+ * lowered to the hard limit: the bot still gets "at most" what was asked.
  * Core dumps are always disabled (RLIMIT_CORE 0): a crashing bot must not
  * litter the disk or stall in a core-dump helper. */
 typedef struct ref_limits {
-    unsigned cpu_seconds;         /* RLIMIT_CPU: SIGXCPU at this many CPU
-                                     seconds, SIGKILL one second later */
-    uint64_t address_space_bytes; /* RLIMIT_AS */
-    unsigned max_processes;       /* RLIMIT_NPROC; counts all processes of
-                                     the user, and root ignores it */
+    unsigned cpu_seconds;         /* RLIMIT_CPU, per process: SIGXCPU at
+                                     this many CPU seconds, SIGKILL one
+                                     second later */
+    uint64_t memory_bytes;        /* real memory of all the bot's processes
+                                     (memory cgroup); without one, the
+                                     address space of each (RLIMIT_AS) */
+    unsigned max_processes;       /* processes and threads of the bot (pids
+                                     cgroup); without one RLIMIT_NPROC,
+                                     which counts every process of the
+                                     user, and root ignores */
+    unsigned cpu_millis;          /* CPU quota, thousandths of a core (cpu
+                                     cgroup); nothing without one */
     unsigned max_open_files;      /* RLIMIT_NOFILE */
     uint64_t log_bytes;           /* bot stdout+stderr kept in its log; the
                                      rest is read and counted in `dropped`.
@@ -77,7 +93,8 @@ typedef struct ref_limits {
 typedef struct ref_proc {
     int live;          /* 1 from a successful spawn until kill/close has
                           released the process and every fd */
-    pid_t pid;         /* the leader (/bin/sh), also the process group id */
+    pid_t pid;         /* the leader (the bot, or the sandbox's bwrap),
+                          also the process group id */
     int pidfd;         /* readable when the leader exits; -1 when the
                           kernel has no pidfd_open (< 5.3) or once the exit
                           has been seen */
@@ -96,7 +113,35 @@ typedef struct ref_proc {
     int reaped;        /* the leader's zombie has been collected */
     int ends_in_nl;    /* internal: the log's last byte is '\n' or it is
                           empty */
+    ref_cg cg;         /* the bot's control group (empty without one) */
+    ref_cg_usage last; /* its usage when it was removed (ref_proc_kill) */
+    int sandboxed;     /* runs under the sandbox's init (ref_sandbox.h) */
+    int shared_uid;    /* the sandbox's uid pool could not serve it: no
+                          pool user may read its folder */
+    int report_fd;     /* internal: the init's reports, -1 when none */
+    int stop_fd;       /* internal: closing it tells the init to stop the
+                          bot, -1 when none */
+    int uid_lock;      /* internal: holds the bot's uid, -1 when none */
 } ref_proc;
+
+/* What to start (ref_proc_start). */
+typedef struct ref_spawn {
+    const char *cmd;            /* the command (ref_cmd.h) */
+    const char *cwd;            /* directory to run in; NULL = the referee's */
+    char *const *env;           /* "NAME=VALUE" for the bot, NULL-terminated
+                                   (or NULL); replace same-named entries */
+    const ref_limits *lim;      /* NULL = no limits and an unbounded log */
+    const char *log_path;       /* file receiving the output (created or
+                                   truncated, 0600); NULL = drop it all */
+    const ref_sandbox *sandbox; /* NULL (or mode none): the referee's own
+                                   environment plus env, rlimits only */
+    const char *share_dir;      /* sandboxed: a directory for the bot to
+                                   reach the referee through (its ipc
+                                   socket): given to the bot's user, and
+                                   seen inside at REF_SANDBOX_SHARE */
+    int share_net;              /* sandboxed: keep the referee's network
+                                   (for --transport tcp) */
+} ref_spawn;
 
 /* Once per referee, before the first spawn. Makes this process a child
  * subreaper (prctl PR_SET_CHILD_SUBREAPER), so a bot's orphaned
@@ -107,13 +152,7 @@ typedef struct ref_proc {
  * go to init and ref_proc_reap_orphans cannot see them). */
 int ref_proc_init_supervisor(void);
 
-/* Starts `/bin/sh -c shell_cmd` in its own process group (pgid = pid).
- *   cwd        directory to run in; NULL = the referee's
- *   env_extra  "NAME=VALUE" strings, NULL-terminated (or NULL), added to
- *              the referee's environment, replacing same-named entries
- *   lim        limits; NULL = no limits and an unbounded log
- *   log_path   file receiving the output (created or truncated, 0644);
- *              NULL = read and drop everything
+/* Starts the bot in its own process group (pgid = pid).
  * In the child: signal dispositions default and none blocked (SIGPIPE
  * too), stdin /dev/null, stdout+stderr the pipe, every other fd closed
  * (close_range), the limits set, no core dumps, and PR_SET_PDEATHSIG
@@ -124,12 +163,20 @@ int ref_proc_init_supervisor(void);
  * *p empty (live == 0): "cannot open log file X: ...", "cannot change to
  * directory X: No such file or directory", "fork failed: ...",
  * "environment entry \"X\" is not NAME=VALUE", "cannot set the open file
- * limit to N: ...". A command that does not exist is not a spawn error: sh
- * exits with status 127. spawn blocks only until the child has exec'd
- * /bin/sh (or failed to): a few hundred microseconds. */
-int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
+ * limit to N: ...", "cannot run X: No such file or directory", "command
+ * not found: X". Blocks until the bot's program has been exec'd (or
+ * failed to): a few hundred microseconds, a few milliseconds sandboxed. */
+int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize);
+
+/* ref_proc_start without a sandbox: the referee's environment plus
+ * env_extra, the limits as rlimits. */
+int ref_proc_spawn(ref_proc *p, const char *cmd, const char *cwd,
                    char *const env_extra[], const ref_limits *lim,
                    const char *log_path, char *err, size_t errsize);
+
+/* CPU time, memory peak and limit hits of the bot's control group so far
+ * (all zero without one). */
+void ref_proc_usage(const ref_proc *p, ref_cg_usage *u);
 
 /* The fds a poll loop should watch for input: fds[0] = out_fd, fds[1] =
  * pidfd, each -1 when closed. Returns how many are >= 0. When both are -1
@@ -176,7 +223,7 @@ void ref_proc_kill(ref_proc *p, int grace_ms);
 int ref_proc_reap_orphans(int grace_ms);
 
 /* Describes a wait status: "exited with status 3", "killed by signal 11
- * (Segmentation fault)", "exit status unknown". Returns buf. */
+ * (SIGSEGV: Segmentation fault)", "exit status unknown". Returns buf. */
 const char *ref_proc_exit_text(int status, char *buf, size_t size);
 
 /* Releases everything the ref_proc holds. Meant for after ref_proc_kill;
@@ -184,7 +231,7 @@ const char *ref_proc_exit_text(int status, char *buf, size_t size);
  * process. Counters and status stay readable. Idempotent. */
 void ref_proc_close(ref_proc *p);
 
-/* SIGKILLs every live bot's process group, sh leader and all. Async-signal
+/* SIGKILLs every live bot's process group, leader and all. Async-signal
  * safe: for a referee's SIGTERM/SIGINT handler, so that a referee stopped
  * (or a worker whose arena died) takes its bots with it. */
 void ref_proc_kill_all(void);

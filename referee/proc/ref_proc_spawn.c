@@ -1,7 +1,10 @@
 /*
- * ref_proc_spawn.c - starting a bot: /bin/sh -c CMD in its own process
- * group, limits set from outside with prlimit() while the child waits,
- * stdin /dev/null, stdout+stderr into the pipe that ref_proc_drain reads.
+ * ref_proc_spawn.c - starting a bot: its command's words exec'd (or
+ * /bin/sh -c for shell syntax, ref_cmd.h) in its own process group,
+ * limits set from outside (prlimit, its control group) while the child
+ * waits, stdin /dev/null, stdout+stderr into the pipe that ref_proc_drain
+ * reads. Sandboxed, the child takes the bot's uid and execs bubblewrap,
+ * whose init (ref_init.c) execs the bot and reports on a pipe.
  *
  * The child between fork and exec runs only async-signal-safe calls (the
  * referee may have threads): everything is prepared before fork, and
@@ -12,7 +15,10 @@
 #include "ref_proc_internal.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
+#include <grp.h>
+#include <limits.h>
 #include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,16 +28,23 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "ref_cmd.h"
+#include "ref_init.h"
+#include "ref_sandbox_ns.h"
 
 extern char **environ;
 
 enum {
-    CHILD_FD_FLOOR = 10, /* where the child parks fds before 0..4 */
+    CHILD_FD_FLOOR = 10, /* where the child parks fds before 0..6 */
     MAX_LIMITS = 5
 };
+
+/* The environment of a sandboxed bot before its own variables. */
+#define CLEAN_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
 
 static void set_err(char *err, size_t errsize, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -63,7 +76,7 @@ int ref_proc_init_supervisor(void)
  * async-signal-safe calls (the referee may have threads), so no printf. */
 enum child_stage {
     ST_READY = 0, /* not a failure: set up, waiting for limits and go */
-    ST_SETPGID, ST_DEVNULL, ST_FDS, ST_CHDIR, ST_EXEC
+    ST_SETPGID, ST_DEVNULL, ST_FDS, ST_CHDIR, ST_UID, ST_EXEC
 };
 
 struct child_report {
@@ -73,10 +86,13 @@ struct child_report {
 
 /* Everything the child needs, prepared before fork. */
 struct child_plan {
-    const char *cwd;
-    char *argv[4];
-    char **envp;
-    int out_w, status_w, go_r, go_w;
+    const char *cwd;          /* chdir there (NULL: stay) */
+    const char *path;         /* the program to execve */
+    char **argv, **envp;
+    const char *shown;        /* the program as the messages name it */
+    uid_t uid;                /* become this user, when set_uid */
+    int set_uid;
+    int out_w, status_w, go_r, go_w, report_w, stop_r; /* -1: none */
     pid_t parent;
 };
 
@@ -111,6 +127,35 @@ static void child_close_from(int lowfd)
         close((int)fd);
 }
 
+/* fds 0..6: /dev/null, the output pipe twice, status, go (both CLOEXEC),
+ * and for a sandbox the init's report and stop pipes, which bwrap passes
+ * on. Every other fd is closed. */
+static void child_fds(const struct child_plan *c, int *st)
+{
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul < 0)
+        child_fail(*st, ST_DEVNULL);
+    /* Park the fds above 0..6 first so that placing them there cannot
+     * overwrite one another, whatever numbers they had (dup2 leaves the
+     * copies at 0, 1, 2 without CLOEXEC). */
+    int hn = fcntl(nul, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
+    int ho = fcntl(c->out_w, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
+    int hs = fcntl(*st, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
+    int hg = fcntl(c->go_r, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
+    int hr = c->report_w >= 0 ? fcntl(c->report_w, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR) : -2;
+    int hp = c->stop_r >= 0 ? fcntl(c->stop_r, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR) : -2;
+    if (hn < 0 || ho < 0 || hs < 0 || hg < 0 || hr == -1 || hp == -1)
+        child_fail(*st, ST_FDS);
+    *st = hs;
+    if (dup2(hn, 0) < 0 || dup2(ho, 1) < 0 || dup2(ho, 2) < 0 ||
+        dup3(hs, 3, O_CLOEXEC) < 0 || dup3(hg, 4, O_CLOEXEC) < 0 ||
+        (hr >= 0 && dup2(hr, REF_SANDBOX_REPORT_FD) < 0) ||
+        (hp >= 0 && dup2(hp, REF_SANDBOX_STOP_FD) < 0))
+        child_fail(*st, ST_FDS);
+    *st = 3;
+    child_close_from(hr >= 0 ? REF_SANDBOX_STOP_FD + 1 : 5);
+}
+
 static void child_main(const struct child_plan *c) __attribute__((noreturn));
 static void child_main(const struct child_plan *c)
 {
@@ -136,31 +181,14 @@ static void child_main(const struct child_plan *c)
     if (getppid() != c->parent)
         _exit(127);
 
-    int nul = open("/dev/null", O_RDONLY);
-    if (nul < 0)
-        child_fail(st, ST_DEVNULL);
-    /* Park the four fds above 0..4 first so that placing them there
-     * cannot overwrite one another, whatever numbers they had (dup2
-     * leaves the copies at 0, 1, 2 without CLOEXEC). */
-    int hn = fcntl(nul, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
-    int ho = fcntl(c->out_w, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
-    int hs = fcntl(st, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
-    int hg = fcntl(c->go_r, F_DUPFD_CLOEXEC, CHILD_FD_FLOOR);
-    if (hn < 0 || ho < 0 || hs < 0 || hg < 0)
-        child_fail(st, ST_FDS);
-    st = hs;
-    if (dup2(hn, 0) < 0 || dup2(ho, 1) < 0 || dup2(ho, 2) < 0 ||
-        dup3(hs, 3, O_CLOEXEC) < 0 || dup3(hg, 4, O_CLOEXEC) < 0)
-        child_fail(st, ST_FDS);
-    st = 3;
-    child_close_from(5);
-
+    child_fds(c, &st);
     if (c->cwd && chdir(c->cwd) != 0)
         child_fail(st, ST_CHDIR);
 
-    /* The parent sets our limits with prlimit() once we are ready (under
-     * valgrind, earlier would starve valgrind's own post-fork fds), then
-     * closes its end: EOF means go. Anything else: it gave up on us. */
+    /* The parent sets our limits with prlimit() and puts us into our
+     * control group once we are ready (under valgrind, earlier would
+     * starve valgrind's own post-fork fds), then closes its end: EOF
+     * means go. Anything else: it gave up on us. */
     child_report(st, ST_READY, 0);
     char b;
     ssize_t n;
@@ -169,12 +197,19 @@ static void child_main(const struct child_plan *c)
     while (n < 0 && errno == EINTR);
     if (n != 0)
         _exit(127);
+    if (c->set_uid) {
+        if (setgroups(0, NULL) != 0 || setresgid(c->uid, c->uid, c->uid) != 0 ||
+            setresuid(c->uid, c->uid, c->uid) != 0)
+            child_fail(st, ST_UID);
+        /* A change of user clears the parent-death signal. */
+        (void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0L, 0L, 0L);
+    }
     /* The referee may have died while we waited: then nobody would ever
      * kill what we are about to run. */
     if (getppid() != c->parent)
         _exit(127);
 
-    execve("/bin/sh", c->argv, c->envp);
+    execve(c->path, c->argv, c->envp);
     child_fail(st, ST_EXEC);
 }
 
@@ -221,48 +256,109 @@ static int apply_limits(pid_t pid, const struct limit_plan *l, int n,
     return 0;
 }
 
+/* The rlimits for what the control group does not limit. */
+static int plan_limits(const ref_limits *lim, const ref_proc *p, int own_uid,
+                       struct limit_plan *lp)
+{
+    unsigned cg = p->cg.sys ? p->cg.sys->features : 0;
+    int nl = 0;
+    if (lim->cpu_seconds)   /* the extra second lets SIGXCPU act first */
+        nl = add_limit(lp, nl, RLIMIT_CPU, "the CPU time limit",
+                       lim->cpu_seconds, (rlim_t)lim->cpu_seconds + 1);
+    if (lim->memory_bytes && !(cg & REF_CG_MEMORY))
+        nl = add_limit(lp, nl, RLIMIT_AS, "the address space limit",
+                       lim->memory_bytes, lim->memory_bytes);
+    if (lim->max_processes && !(cg & REF_CG_PIDS)) {
+        /* RLIMIT_NPROC counts every process of the user: with the
+         * referee's own, far more than the bot's. */
+        rlim_t n = lim->max_processes;
+        if (!own_uid && n < 4096)
+            n = 4096;
+        nl = add_limit(lp, nl, RLIMIT_NPROC, "the process limit", n, n);
+    }
+    if (lim->max_open_files)
+        nl = add_limit(lp, nl, RLIMIT_NOFILE, "the open file limit",
+                       lim->max_open_files, lim->max_open_files);
+    return add_limit(lp, nl, RLIMIT_CORE, "the core size limit", 0, 0);
+}
+
 static size_t key_len(const char *kv)
 {
     const char *eq = strchr(kv, '=');
     return eq ? (size_t)(eq - kv) : strlen(kv);
 }
 
-/* environ with env_extra added, same-named entries replaced. The strings
- * are shared, only the array is new. NULL with err set on bad input. */
-static char **build_env(char *const extra[], char *err, size_t errsize)
+static int has_key(char *const *list, size_t n, const char *kv)
 {
-    size_t nbase = 0, nextra = 0;
-    for (char **e = environ; e && *e; e++)
-        nbase++;
-    for (; extra && extra[nextra]; nextra++) {
-        const char *kv = extra[nextra];
+    size_t kl = key_len(kv);
+    for (size_t j = 0; j < n; j++)
+        if (key_len(list[j]) == kl && !strncmp(list[j], kv, kl))
+            return 1;
+    return 0;
+}
+
+/* The bot's environment: base (the referee's, or the clean one), then
+ * extra, then the command's own assignments, later ones replacing
+ * same-named earlier ones. The strings are shared, only the array is
+ * new. NULL with err set on bad input. */
+static char **build_env(char *const base[], char *const extra[], char *const assign[],
+                        char *err, size_t errsize)
+{
+    size_t nb = 0, ne = 0, na = 0;
+    for (; base && base[nb]; nb++)
+        ;
+    for (; extra && extra[ne]; ne++) {
+        const char *kv = extra[ne];
         if (!strchr(kv, '=') || kv[0] == '=') {
             set_err(err, errsize,
                     "environment entry \"%s\" is not NAME=VALUE", kv);
             return NULL;
         }
     }
-    char **env = malloc((nbase + nextra + 1) * sizeof *env);
+    for (; assign && assign[na]; na++)
+        ;
+    char **env = malloc((nb + ne + na + 1) * sizeof *env);
     if (!env) {
         set_err(err, errsize, "out of memory");
         return NULL;
     }
     size_t n = 0;
-    for (size_t i = 0; i < nbase; i++) {
-        const char *kv = environ[i];
-        size_t kl = key_len(kv);
-        int replaced = 0;
-        for (size_t j = 0; j < nextra && !replaced; j++)
-            replaced = key_len(extra[j]) == kl && !strncmp(extra[j], kv, kl);
-        if (!replaced)
-            env[n++] = environ[i];
-    }
-    for (size_t j = 0; j < nextra; j++)
-        env[n++] = extra[j];
+    for (size_t i = 0; i < nb; i++)
+        if (!has_key(extra, ne, base[i]) && !has_key(assign, na, base[i]))
+            env[n++] = base[i];
+    for (size_t i = 0; i < ne; i++)
+        if (!has_key(assign, na, extra[i]))
+            env[n++] = extra[i];
+    for (size_t i = 0; i < na; i++)
+        env[n++] = assign[i];
     env[n] = NULL;
     return env;
 }
 
+/* Finds a program without a '/' in the PATH of env, then (for a clean
+ * environment, whose PATH is short) in the referee's. 0 with out set. */
+static int find_program(const char *name, char **env, int also_ours, char *out, size_t size)
+{
+    const char *paths[2] = { NULL, also_ours ? getenv("PATH") : NULL };
+    for (char **e = env; *e; e++)
+        if (!strncmp(*e, "PATH=", 5))
+            paths[0] = *e + 5;
+    if (!paths[0])
+        paths[0] = "/usr/bin:/bin";
+    for (int k = 0; k < 2; k++) {
+        for (const char *d = paths[k]; d && *d; ) {
+            size_t len = strcspn(d, ":");
+            if (len && d[0] == '/') {
+                snprintf(out, size, "%.*s/%s", (int)len, d, name);
+                struct stat st;
+                if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+                    return 0;
+            }
+            d += len + (d[len] == ':');
+        }
+    }
+    return -1;
+}
 /* The child's next report, or EOF after its exec. Bounded, so that a
  * child stuck before exec can never hang the referee: -2 on time out. */
 #define SPAWN_REPORT_MS 10000
@@ -303,8 +399,11 @@ static void report_child_failure(const struct child_plan *c,
         set_err(err, errsize, "cannot change to directory %s: %s", c->cwd,
                 why);
         break;
+    case ST_UID:
+        set_err(err, errsize, "cannot become user %u: %s", (unsigned)c->uid, why);
+        break;
     case ST_EXEC:
-        set_err(err, errsize, "cannot run /bin/sh: %s", why);
+        set_err(err, errsize, "cannot run %s: %s", c->shown, why);
         break;
     default:
         set_err(err, errsize, "the bot's setup failed (stage %d): %s",
@@ -312,9 +411,150 @@ static void report_child_failure(const struct child_plan *c,
     }
 }
 
-int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
-                   char *const env_extra[], const ref_limits *lim,
-                   const char *log_path, char *err, size_t errsize)
+/* Gives a folder (and what is in it: the seat's socket) to the bot's user,
+ * for it alone. */
+static int give_folder(const char *dir, uid_t uid, char *err, size_t errsize)
+{
+    if (chown(dir, uid, uid) != 0 || chmod(dir, 0700) != 0) {
+        set_err(err, errsize, "cannot give %s to user %u: %s", dir, (unsigned)uid,
+                strerror(errno));
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            (void)fchownat(dirfd(d), de->d_name, uid, uid, AT_SYMLINK_NOFOLLOW);
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+/* Waits for the sandbox's init to say that the bot started. 0, or -1 with
+ * err from the init's report or bwrap's own words in the output pipe. */
+static int await_init(ref_proc *p, const struct child_plan *c, char *err, size_t errsize)
+{
+    ref_init_record r;
+    struct pollfd pf = { p->report_fd, POLLIN, 0 };
+    ssize_t n = -1;
+    int ready;
+    do
+        ready = poll(&pf, 1, SPAWN_REPORT_MS);
+    while (ready < 0 && errno == EINTR);
+    if (ready > 0)
+        do
+            n = read(p->report_fd, &r, sizeof r);
+        while (n < 0 && errno == EINTR);
+    if (n == (ssize_t)sizeof r && r.kind == REF_INIT_STARTED)
+        return 0;
+    if (n == (ssize_t)sizeof r && r.kind == REF_INIT_FAILED) {
+        set_err(err, errsize, "cannot run %s: %s", c->shown, strerror(r.value));
+        return -1;
+    }
+    if (ready == 0) {
+        set_err(err, errsize, "the bot's sandbox did not start within %d ms", SPAWN_REPORT_MS);
+        return -1;
+    }
+    /* bwrap gave up before the init ran: its message is in the pipe. */
+    char msg[256] = "";
+    pf = (struct pollfd){ p->out_fd, POLLIN, 0 };
+    if (poll(&pf, 1, 1000) > 0) {
+        ssize_t k = read(p->out_fd, msg, sizeof msg - 1);
+        msg[k > 0 ? k : 0] = 0;
+        msg[strcspn(msg, "\n")] = 0;
+    }
+    set_err(err, errsize, "the bot's sandbox could not start%s%s", msg[0] ? ": " : "", msg);
+    return -1;
+}
+
+/* Pipes and fds of one spawn, closed together on every path. */
+struct spawn_fds {
+    int log, out[2], status[2], go[2], report[2], stop[2];
+};
+
+static void close_spawn_fds(struct spawn_fds *f)
+{
+    int *all[] = { &f->log, &f->out[0], &f->out[1], &f->status[0], &f->status[1], &f->go[0],
+                   &f->go[1], &f->report[0], &f->report[1], &f->stop[0], &f->stop[1] };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        ref_proc_close_fd(all[i]);
+}
+
+/* Forks the child and sees it to its exec. 0 with p->pid, or -1. */
+static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
+                  const struct limit_plan *lp, int nl, char *err, size_t errsize)
+{
+    /* Signals stay blocked from fork until the child has reset its
+     * dispositions, so no referee handler ever runs in the child. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pid_t pid = fork();
+    if (pid == 0)
+        child_main(c);
+    int fork_errno = errno;
+    /* The group is ours from this moment: a stop signal arriving while the
+     * child is still being set up must find it in the registry, or a bot
+     * that forks would outlive us (ref_proc_kill_all). The child calls
+     * setpgid too, so the group exists whichever of us runs first. */
+    if (pid > 0) {
+        (void)setpgid(pid, pid);
+        ref_proc_register_group(pid);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    ref_proc_close_fd(&f->out[1]);
+    ref_proc_close_fd(&f->status[1]);
+    ref_proc_close_fd(&f->go[0]);
+    ref_proc_close_fd(&f->report[1]);
+    ref_proc_close_fd(&f->stop[0]);
+    if (pid < 0) {
+        set_err(err, errsize, "fork failed: %s", strerror(fork_errno));
+        return -1;
+    }
+    /* The child reports ready (or a failure), we set its limits, put it in
+     * its control group and say go, then EOF means the CLOEXEC write end
+     * went away in a successful exec. */
+    struct child_report r;
+    ssize_t n = read_report(f->status[0], &r);
+    int failed = 1;
+    if (n == (ssize_t)sizeof r && r.stage == ST_READY) {
+        if (ref_cg_attach(&p->cg, pid, err, errsize) == 0 &&
+            apply_limits(pid, lp, nl, err, errsize) == 0) {
+            ref_proc_close_fd(&f->go[1]);
+            n = read_report(f->status[0], &r);
+            if (n == (ssize_t)sizeof r)
+                report_child_failure(c, &r, err, errsize);
+            else if (n == -2)
+                set_err(err, errsize, "the bot's process did not start within %d ms",
+                        SPAWN_REPORT_MS);
+            else
+                failed = 0;
+        }
+    } else if (n == (ssize_t)sizeof r) {
+        report_child_failure(c, &r, err, errsize);
+    } else if (n == -2) {
+        set_err(err, errsize, "the bot's process did not start within %d ms", SPAWN_REPORT_MS);
+    } else {
+        set_err(err, errsize, "the bot's process ended during its setup");
+    }
+    p->pid = pid;
+    if (!failed && p->sandboxed) {
+        p->out_fd = f->out[0];
+        p->report_fd = f->report[0];
+        failed = await_init(p, c, err, errsize) < 0;
+        p->out_fd = p->report_fd = -1;
+    }
+    if (failed) {
+        ref_proc_unregister_group(pid);
+        kill(-pid, SIGKILL); /* mostly dead already; never let it run */
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        return -1;
+    }
+    return 0;
+}
+
+int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
 {
     static const ref_limits no_limits;
     set_err(err, errsize, "%s", "");
@@ -324,145 +564,162 @@ int ref_proc_spawn(ref_proc *p, const char *shell_cmd, const char *cwd,
     }
     memset(p, 0, sizeof *p);
     p->pid = -1;
-    p->pidfd = p->out_fd = p->log_fd = -1;
+    p->pidfd = p->out_fd = p->log_fd = p->report_fd = p->stop_fd = p->uid_lock = -1;
     p->status = REF_PROC_STATUS_UNKNOWN;
-    if (!shell_cmd) {
+    if (!s || !s->cmd) {
         set_err(err, errsize, "no command given");
         return -1;
     }
-    if (!lim)
-        lim = &no_limits;
-
-    struct child_plan c = {
-        .cwd = cwd,
-        .argv = { "sh", "-c", (char *)shell_cmd, NULL },
-        .parent = getpid(),
-    };
-    struct limit_plan lp[MAX_LIMITS];
-    int nl = 0;
-    if (lim->cpu_seconds)   /* the extra second lets SIGXCPU act first */
-        nl = add_limit(lp, nl, RLIMIT_CPU, "the CPU time limit",
-                       lim->cpu_seconds, (rlim_t)lim->cpu_seconds + 1);
-    if (lim->address_space_bytes)
-        nl = add_limit(lp, nl, RLIMIT_AS, "the address space limit",
-                       lim->address_space_bytes, lim->address_space_bytes);
-    if (lim->max_processes)
-        nl = add_limit(lp, nl, RLIMIT_NPROC, "the process limit",
-                       lim->max_processes, lim->max_processes);
-    if (lim->max_open_files)
-        nl = add_limit(lp, nl, RLIMIT_NOFILE, "the open file limit",
-                       lim->max_open_files, lim->max_open_files);
-    nl = add_limit(lp, nl, RLIMIT_CORE, "the core size limit", 0, 0);
-
-    int log_fd = -1, out[2] = { -1, -1 }, stp[2] = { -1, -1 };
-    int go[2] = { -1, -1 };
-    c.envp = build_env(env_extra, err, errsize);
-    if (!c.envp)
+    const ref_limits *lim = s->lim ? s->lim : &no_limits;
+    const ref_sandbox *sb = s->sandbox && s->sandbox->mode != REF_SANDBOX_NONE ? s->sandbox
+                                                                            : NULL;
+    ref_cmd cmd;
+    if (ref_cmd_parse(&cmd, s->cmd, err, errsize) < 0)
         return -1;
-    if (log_path) {
-        log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-                      0644);
-        if (log_fd < 0) {
-            set_err(err, errsize, "cannot open log file %s: %s", log_path,
-                    strerror(errno));
-            goto fail;
-        }
-    }
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(stp, O_CLOEXEC) != 0 ||
-        pipe2(go, O_CLOEXEC) != 0) {
-        set_err(err, errsize, "cannot create a pipe: %s", strerror(errno));
-        goto fail;
-    }
-    c.out_w = out[1];
-    c.status_w = stp[1];
-    c.go_r = go[0];
-    c.go_w = go[1];
+    struct spawn_fds f = { -1, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+    struct child_plan c = { .cwd = s->cwd, .parent = getpid(), .report_w = -1, .stop_r = -1 };
+    ref_argv bw = { 0 };
+    char program[PATH_MAX], scratch[PATH_MAX + 8], home[PATH_MAX + 16], tmpdir[PATH_MAX + 16];
+    char *clean[] = { CLEAN_PATH, "LANG=C.UTF-8", home, tmpdir, NULL };
+    int ok = 0;
 
-    /* Signals stay blocked from fork until the child has reset its
-     * dispositions, so no referee handler ever runs in the child. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    pid_t pid = fork();
-    if (pid == 0)
-        child_main(&c);
-    int fork_errno = errno;
-    /* The group is ours from this moment: a stop signal arriving while the
-     * child is still being set up must find it in the registry, or a bot
-     * that sh forks would outlive us (ref_proc_kill_all). The child calls
-     * setpgid too, so the group exists whichever of us runs first. */
-    if (pid > 0) {
-        (void)setpgid(pid, pid);
-        ref_proc_register_group(pid);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    ref_proc_close_fd(&out[1]);
-    ref_proc_close_fd(&stp[1]);
-    ref_proc_close_fd(&go[0]);
-    if (pid < 0) {
-        set_err(err, errsize, "fork failed: %s", strerror(fork_errno));
-        goto fail;
-    }
-    /* The child reports ready (or a failure), we set its limits and say
-     * go, then EOF means the CLOEXEC write end went away in a successful
-     * exec. */
-    struct child_report r;
-    ssize_t n = read_report(stp[0], &r);
-    int failed = 1;
-    if (n == (ssize_t)sizeof r && r.stage == ST_READY) {
-        if (apply_limits(pid, lp, nl, err, errsize) == 0) {
-            ref_proc_close_fd(&go[1]);
-            n = read_report(stp[0], &r);
-            if (n == (ssize_t)sizeof r)
-                report_child_failure(&c, &r, err, errsize);
-            else if (n == -2)
-                set_err(err, errsize, "the bot's process did not start within %d ms",
-                        SPAWN_REPORT_MS);
-            else
-                failed = 0;
+    /* Who the bot will be: its uid, its control group, its folders. */
+    if (sb && sb->uid_pool &&
+        ref_sandbox_uid_acquire(sb, &c.uid, &p->uid_lock, err, errsize) < 0)
+        goto out;
+    c.set_uid = p->uid_lock >= 0;
+    ref_cg_limits cgl = { lim->memory_bytes, lim->max_processes, lim->cpu_millis };
+    if (sb && ref_cg_create(&p->cg, &sb->cg, &cgl, err, errsize) < 0)
+        goto out;
+    p->sandboxed = sb && sb->namespaces;
+    snprintf(home, sizeof home, "HOME=/tmp");
+    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=/tmp");
+    if (sb && s->share_dir) {
+        if (c.set_uid && give_folder(s->share_dir, c.uid, err, errsize) < 0)
+            goto out;
+        if (!p->sandboxed) {
+            /* No private /tmp: the scratch folder is in the seat's. */
+            snprintf(scratch, sizeof scratch, "%s/tmp", s->share_dir);
+            if (mkdir(scratch, 0700) != 0 ||
+                (c.set_uid && chown(scratch, c.uid, c.uid) != 0)) {
+                set_err(err, errsize, "cannot make %s: %s", scratch, strerror(errno));
+                goto out;
+            }
+            snprintf(home, sizeof home, "HOME=%s", scratch);
+            snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", scratch);
         }
-    } else if (n == (ssize_t)sizeof r) {
-        report_child_failure(&c, &r, err, errsize);
-    } else if (n == -2) {
-        set_err(err, errsize, "the bot's process did not start within %d ms", SPAWN_REPORT_MS);
+    }
+    c.envp = build_env(sb ? clean : environ, s->env, cmd.assign, err, errsize);
+    if (!c.envp)
+        goto out;
+
+    /* What to exec. */
+    c.path = c.shown = cmd.argv[0];
+    if (!strchr(cmd.argv[0], '/')) {
+        if (find_program(cmd.argv[0], c.envp, sb != NULL, program, sizeof program) < 0) {
+            set_err(err, errsize, "command not found: %s", cmd.argv[0]);
+            goto out;
+        }
+        c.path = program;
+    }
+    if (p->sandboxed) {
+        cmd.argv[0] = (char *)c.path;   /* the init execs what we found */
+        ref_sandbox_view v = { (const char *const *)cmd.argv, s->cwd, s->share_dir,
+                               lim->memory_bytes, s->share_net, 0, "" };
+        if (ref_sandbox_bwrap_argv(sb, &v, &bw) == 0 && v.unreadable[0] && c.set_uid) {
+            /* No user of the pool may read the bot's folder (a private
+             * temporary folder, say): it keeps the referee's uid. */
+            if (sb->mode == REF_SANDBOX_STRICT) {
+                set_err(err, errsize, "--sandbox strict: the bot's user cannot read %s; "
+                        "let other users read it (chmod o+rx)", v.unreadable);
+                goto out;
+            }
+            ref_sandbox_note_once("uid: some bots keep the referee's user: others cannot "
+                                  "read their folders (such as %s)", v.unreadable);
+            ref_sandbox_uid_release(&p->uid_lock);
+            c.set_uid = 0;
+            p->shared_uid = 1;
+            if (s->share_dir && give_folder(s->share_dir, geteuid(), err, errsize) < 0)
+                goto out;
+            v.as_referee = 1;
+            ref_argv_free(&bw);
+            ref_sandbox_bwrap_argv(sb, &v, &bw);
+        }
+        if (bw.failed || !bw.v) {
+            set_err(err, errsize, "out of memory");
+            goto out;
+        }
+        c.path = sb->bwrap;
+        c.argv = bw.v;
+        c.cwd = "/";    /* bwrap enters the bot's folder inside */
     } else {
-        set_err(err, errsize, "the bot's process ended during its setup");
+        c.argv = cmd.argv;
     }
-    ref_proc_close_fd(&stp[0]);
-    ref_proc_close_fd(&go[1]);
-    if (failed) {
-        ref_proc_unregister_group(pid);
-        kill(pid, SIGKILL); /* mostly dead already; never let it exec */
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        goto fail;
-    }
-    free(c.envp);
+    struct limit_plan lp[MAX_LIMITS];
+    int nl = plan_limits(lim, p, c.set_uid, lp);
 
-    int fl = fcntl(out[0], F_GETFL);
+    if (s->log_path) {
+        f.log = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (f.log < 0) {
+            set_err(err, errsize, "cannot open log file %s: %s", s->log_path,
+                    strerror(errno));
+            goto out;
+        }
+    }
+    if (pipe2(f.out, O_CLOEXEC) != 0 || pipe2(f.status, O_CLOEXEC) != 0 ||
+        pipe2(f.go, O_CLOEXEC) != 0 ||
+        (p->sandboxed && (pipe2(f.report, O_CLOEXEC) != 0 || pipe2(f.stop, O_CLOEXEC) != 0))) {
+        set_err(err, errsize, "cannot create a pipe: %s", strerror(errno));
+        goto out;
+    }
+    c.out_w = f.out[1];
+    c.status_w = f.status[1];
+    c.go_r = f.go[0];
+    c.go_w = f.go[1];
+    c.report_w = f.report[1];
+    c.stop_r = f.stop[0];
+    if (launch(p, &c, &f, lp, nl, err, errsize) < 0)
+        goto out;
+
+    int fl = fcntl(f.out[0], F_GETFL);
     if (fl >= 0)
-        (void)fcntl(out[0], F_SETFL, fl | O_NONBLOCK);
+        (void)fcntl(f.out[0], F_SETFL, fl | O_NONBLOCK);
+    if (f.report[0] >= 0)
+        (void)fcntl(f.report[0], F_SETFL, O_NONBLOCK);
     p->live = 1;
-    p->pid = pid;
 #ifdef SYS_pidfd_open
-    p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
     if (p->pidfd < 0)
         p->pidfd = -1; /* kernel < 5.3: callers poll ref_proc_exited */
 #endif
-    p->out_fd = out[0];
-    p->log_fd = log_fd;
+    p->out_fd = f.out[0];
+    p->log_fd = f.log;
+    p->report_fd = f.report[0];
+    p->stop_fd = f.stop[1];   /* closing it tells the init to stop */
+    f.out[0] = f.log = f.report[0] = f.stop[1] = -1;
     p->log_cap = lim->log_bytes;
     p->ends_in_nl = 1;
-    return 0;
+    ok = 1;
 
-fail:
+out:
     free(c.envp);
-    ref_proc_close_fd(&log_fd);
-    ref_proc_close_fd(&out[0]);
-    ref_proc_close_fd(&out[1]);
-    ref_proc_close_fd(&stp[0]);
-    ref_proc_close_fd(&stp[1]);
-    ref_proc_close_fd(&go[0]);
-    ref_proc_close_fd(&go[1]);
-    return -1;
+    ref_argv_free(&bw);
+    ref_cmd_free(&cmd);
+    close_spawn_fds(&f);
+    if (!ok) {
+        ref_cg_destroy(&p->cg);
+        ref_sandbox_uid_release(&p->uid_lock);
+        p->pid = -1;
+        p->sandboxed = 0;
+    }
+    return ok ? 0 : -1;
+}
+
+int ref_proc_spawn(ref_proc *p, const char *cmd, const char *cwd,
+                   char *const env_extra[], const ref_limits *lim,
+                   const char *log_path, char *err, size_t errsize)
+{
+    ref_spawn s = { .cmd = cmd, .cwd = cwd, .env = env_extra, .lim = lim,
+                    .log_path = log_path };
+    return ref_proc_start(p, &s, err, errsize);
 }

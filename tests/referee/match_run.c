@@ -146,7 +146,7 @@ run *run_new(void)
     r->cfg.move_ms = 500;
     r->cfg.bank_ms = 1000;
     r->cfg.handshake_ms = 8000;
-    r->cfg.limits.address_space_bytes = 0;
+    r->cfg.limits.memory_bytes = 0;
     snprintf(r->marker, sizeof r->marker, "arena-test-%d-%d", (int)getpid(), ++match_count);
     snprintf(r->logdir, sizeof r->logdir, "/tmp/arena-test-XXXXXX");
     assert_non_null(mkdtemp(r->logdir));

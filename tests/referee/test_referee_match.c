@@ -367,9 +367,32 @@ static void test_out_of_turn_seat0(void **state)
     run_free(forfeit_match(0, "outofturn", REF_OUT_OF_TURN));
 }
 
+/* An answer from a second connection is dropped, not held against the
+ * seat (anyone may connect to an endpoint): the seat's own connection then
+ * never answered. */
 static void test_unknown_identity(void **state)
 {
-    run_free(forfeit_match(1, "identity", REF_UNKNOWN_ID));
+    run *r = forfeit_match(1, "identity", REF_TIMEOUT);
+    char *log = run_log(r, 1, NULL);
+    assert_non_null(strstr(log, "[arena: dropped a message on this seat's endpoint: from a "
+                                "connection that is not the seat's own]"));
+    free(log);
+    run_free(r);
+}
+
+/* index must be an integer (malformed otherwise) in range (illegal
+ * otherwise); a text too long for any action is illegal, and says so. */
+static void test_index_and_text_checks(void **state)
+{
+    run *r = forfeit_match(1, "floatindex", REF_MALFORMED);
+    assert_non_null(strstr(r->rec.detail, "an index that is a float, not an integer"));
+    run_free(r);
+    r = forfeit_match(1, "negindex", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, "index -1 is not one of the"));
+    run_free(r);
+    r = forfeit_match(1, "longtext", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, "its text is too long to be an action (100000 bytes)"));
+    run_free(r);
 }
 
 static void test_disconnect(void **state)
@@ -523,6 +546,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_out_of_turn),
         cmocka_unit_test(test_out_of_turn_seat0),
         cmocka_unit_test(test_unknown_identity),
+        cmocka_unit_test(test_index_and_text_checks),
         cmocka_unit_test(test_disconnect),
         cmocka_unit_test(test_answer_by_text),
         cmocka_unit_test(test_illegal_text),

@@ -142,7 +142,7 @@ class BridgeTest(unittest.TestCase):
     def test_exit_and_crash(self):
         for body, reason, status in (("exit 0", "exit", "status 0"),
                                      ("exit 3", "crash", "status 3"),
-                                     ("kill -SEGV $$", "crash", "status 139"),
+                                     ("kill -SEGV $$", "crash", "signal 11 (SIGSEGV"),
                                      ("exec 1>&-; sleep 0.2; exit 4", "crash", "status 4")):
             with self.subTest(body=body):
                 fields = self.play(sh(f"read l; {body}"))

@@ -196,18 +196,51 @@ static void test_echo_both_streams(void **state)
     ref_proc_kill(&p, 100); /* idempotent */
 }
 
-static void test_missing_command_is_127(void **state)
+static void test_missing_command(void **state)
 {
     (void)state;
-    char log[128], buf[512];
+    char log[128], buf[512], err[256];
     log_path(log, sizeof log, "missing");
     ref_proc p;
-    spawn_ok(&p, "arena-no-such-command-xyz", NULL, log, NULL);
+    /* Exec'd directly: a spawn error that names the program. */
+    assert_int_equal(ref_proc_spawn(&p, "arena-no-such-command-xyz --x", NULL, NULL, NULL,
+                                    log, err, sizeof err), -1);
+    assert_string_equal(err, "command not found: arena-no-such-command-xyz");
+    assert_int_equal(p.live, 0);
+    assert_int_equal(ref_proc_spawn(&p, "/nonexistent/arena-bot", NULL, NULL, NULL, log, err,
+                                    sizeof err), -1);
+    assert_string_equal(err, "cannot run /nonexistent/arena-bot: No such file or directory");
+    /* Under the shell, as before: status 127. */
+    spawn_ok(&p, "arena-no-such-command-xyz; exit $?", NULL, log, NULL);
     assert_true(run_to_end(&p, RUN_MS));
     assert_true(WIFEXITED(p.status));
     assert_int_equal(WEXITSTATUS(p.status), 127);
     slurp(log, buf, sizeof buf);
     assert_non_null(strstr(buf, "not found"));
+    ref_proc_close(&p);
+}
+
+/* A command without shell syntax is the bot itself: no sh leader, and a
+ * death by signal is its own. */
+static void test_exec_not_shell(void **state)
+{
+    (void)state;
+    char text[96], path[64], cmdline[256] = "";
+    ref_proc p;
+    spawn_ok(&p, "A_VAR='x y' exec sleep 30", NULL, NULL, NULL);
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)p.pid);
+    assert_true(slurp(path, cmdline, sizeof cmdline) > 0);
+    assert_string_equal(cmdline, "sleep");    /* "sleep\0" "30\0" */
+    snprintf(path, sizeof path, "/proc/%d/environ", (int)p.pid);
+    static char env[1 << 16];
+    long n = slurp(path, env, sizeof env);
+    assert_true(n > 0 && memmem(env, (size_t)n, "A_VAR=x y", 10) != NULL);
+    kill(p.pid, SIGSEGV);
+    assert_true(run_to_end(&p, RUN_MS));
+    assert_true(WIFSIGNALED(p.status));
+    assert_int_equal(WTERMSIG(p.status), SIGSEGV);
+    assert_string_equal(ref_proc_exit_text(p.status, text, sizeof text),
+                        "killed by signal 11 (SIGSEGV: Segmentation fault)");
     ref_proc_close(&p);
 }
 
@@ -222,7 +255,7 @@ static void test_crash_text(void **state)
     assert_int_equal(WTERMSIG(p.status), SIGSEGV);
     assert_false(WCOREDUMP(p.status)); /* RLIMIT_CORE is 0 */
     assert_string_equal(ref_proc_exit_text(p.status, text, sizeof text),
-                        "killed by signal 11 (Segmentation fault)");
+                        "killed by signal 11 (SIGSEGV: Segmentation fault)");
     ref_proc_close(&p);
 }
 
@@ -237,7 +270,7 @@ static void test_exit_text_cases(void **state)
                                            sizeof text),
                         "exit status unknown");
     assert_string_equal(ref_proc_exit_text(SIGKILL, text, sizeof text),
-                        "killed by signal 9 (Killed)");
+                        "killed by signal 9 (SIGKILL: Killed)");
     assert_string_equal(ref_proc_exit_text(W_EXITCODE(3, 0), tiny,
                                            sizeof tiny),
                         "exited ");
@@ -421,7 +454,7 @@ static void test_limits_seen_by_child(void **state)
     log_path(log, sizeof log, "limits");
     ref_limits lim = {
         .cpu_seconds = 7,
-        .address_space_bytes = 256u << 20,
+        .memory_bytes = 256u << 20,
         .max_processes = 500,
         .max_open_files = 64,
     };
@@ -430,7 +463,9 @@ static void test_limits_seen_by_child(void **state)
              &lim, log, NULL);
     assert_true(run_to_end(&p, RUN_MS));
     slurp(log, buf, sizeof buf);
-    assert_string_equal(buf, "7\n262144\n500\n64\n0\n");
+    /* RLIMIT_NPROC counts the referee user's every process: never below
+     * 4096 for a bot of the same user. */
+    assert_string_equal(buf, "7\n262144\n4096\n64\n0\n");
     ref_proc_close(&p);
 
     /* Above what may be set (fs.nr_open): lowered to the hard limit. */
@@ -553,7 +588,7 @@ static void test_kill_group(void **state)
     assert_true(WIFSIGNALED(p.status));
     assert_int_equal(WTERMSIG(p.status), SIGTERM);
     assert_string_equal(ref_proc_exit_text(p.status, text, sizeof text),
-                        "killed by signal 15 (Terminated)");
+                        "killed by signal 15 (SIGTERM: Terminated)");
     assert_int_equal(p.out_fd, -1);
     assert_int_equal(p.log_fd, -1);
     assert_int_equal(p.pidfd, -1);
@@ -741,7 +776,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_echo_both_streams),
-        T(test_missing_command_is_127),
+        T(test_missing_command),
+        T(test_exec_not_shell),
         T(test_crash_text),
         T(test_exit_text_cases),
         T(test_pidfd_readable_on_exit),

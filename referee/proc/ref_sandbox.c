@@ -1,0 +1,216 @@
+/*
+ * ref_sandbox.c - probing the machine for each isolation layer once, the
+ * uid pool, and the one message about what is missing (see ref_sandbox.h).
+ * Putting a bot into the sandbox is ref_proc_spawn.c's and
+ * ref_sandbox_argv.c's part.
+ */
+#define _GNU_SOURCE
+#include "ref_sandbox_ns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The default pool: far above any real user's uid, when the user
+ * namespace we run in maps it (a container may map only 65536 ids). */
+#define POOL_FIRST 1500000000u
+#define POOL_COUNT 4096u
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+int ref_sandbox_mode_parse(const char *text, ref_sandbox_mode *mode)
+{
+    static const char *names[] = { "auto", "none", "strict" };
+    for (int i = 0; i < 3; i++)
+        if (text && !strcmp(text, names[i])) {
+            *mode = (ref_sandbox_mode)i;
+            return 0;
+        }
+    return -1;
+}
+
+void ref_sandbox_note_once(const char *fmt, ...)
+{
+    static int told;
+    if (told++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "referee: sandbox: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+/* ---- uid pool ----------------------------------------------------------- */
+
+/* 1 when [first, first+count) is inside one extent of our uid_map. */
+static int mapped(uid_t first, uid_t count)
+{
+    FILE *f = fopen("/proc/self/uid_map", "re");
+    if (!f)
+        return 1;   /* no user namespaces: everything is mapped */
+    unsigned long inside, outside, len;
+    int ok = 0;
+    while (!ok && fscanf(f, "%lu %lu %lu", &inside, &outside, &len) == 3)
+        ok = first >= inside && (unsigned long)first + count <= inside + len;
+    fclose(f);
+    return ok;
+}
+
+/* The pool from ARENA_SANDBOX_UIDS=FIRST-LAST, or the default; in a user
+ * namespace that maps fewer ids, the top of the largest extent, below
+ * nobody (65534). 0, or -1 with why. */
+static int choose_pool(ref_sandbox *sb, char *why, size_t size)
+{
+    const char *env = getenv("ARENA_SANDBOX_UIDS");
+    unsigned long first = POOL_FIRST, last = POOL_FIRST + POOL_COUNT - 1;
+    if (env && (sscanf(env, "%lu-%lu", &first, &last) != 2 || first == 0 || last < first ||
+                last >= 0xfffffffeul)) {
+        snprintf(why, size, "ARENA_SANDBOX_UIDS must be FIRST-LAST, not '%s'", env);
+        return -1;
+    }
+    if (!env && !mapped((uid_t)first, (uid_t)(last - first + 1))) {
+        first = 65534 - 1024;
+        last = 65533;
+    }
+    if (!mapped((uid_t)first, (uid_t)(last - first + 1))) {
+        snprintf(why, size, "uids %lu-%lu are not mapped in this user namespace", first, last);
+        return -1;
+    }
+    sb->uid_first = (uid_t)first;
+    sb->uid_count = (uid_t)(last - first + 1);
+    snprintf(sb->uid_lock_dir, sizeof sb->uid_lock_dir, "/run/arena-sandbox");
+    if (mkdir(sb->uid_lock_dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(why, size, "cannot make %s: %s", sb->uid_lock_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int ref_sandbox_uid_acquire(const ref_sandbox *sb, uid_t *uid, int *lock_fd, char *err,
+                            size_t size)
+{
+    *lock_fd = -1;
+    /* Start where this process's id points, so that concurrent referees
+     * rarely try the same files. */
+    unsigned start = (unsigned)getpid() * 7919u;
+    for (unsigned k = 0; k < sb->uid_count; k++) {
+        uid_t u = sb->uid_first + (start + k) % sb->uid_count;
+        char path[200];
+        snprintf(path, sizeof path, "%s/uid-%u", sb->uid_lock_dir, (unsigned)u);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            snprintf(err, size, "cannot open %s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            *uid = u;
+            *lock_fd = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    snprintf(err, size, "every uid of the pool %u-%u is in use", (unsigned)sb->uid_first,
+             (unsigned)(sb->uid_first + sb->uid_count - 1));
+    return -1;
+}
+
+void ref_sandbox_uid_release(int *lock_fd)
+{
+    if (*lock_fd >= 0)
+        close(*lock_fd);    /* the flock goes with the last fd */
+    *lock_fd = -1;
+}
+
+/* ---- probe -------------------------------------------------------------- */
+
+
+
+static void probe(ref_sandbox *sb, ref_sandbox_mode mode)
+{
+    memset(sb, 0, sizeof *sb);
+    sb->mode = mode;
+    if (mode == REF_SANDBOX_NONE) {
+        snprintf(sb->isolation, sizeof sb->isolation, "none");
+        return;
+    }
+    char why[256] = "";
+    sb->clean_env = 1;
+    ref_cg_probe(&sb->cg, getenv("ARENA_CGROUP_PARENT"));
+    if (sb->cg.missing[0])
+        append(sb->missing, sizeof sb->missing, "cgroup: %s", sb->cg.missing);
+    if (geteuid() != 0)
+        snprintf(why, sizeof why, "not root");
+    else if (choose_pool(sb, why, sizeof why) == 0)
+        sb->uid_pool = 1;
+    if (!sb->uid_pool)
+        append(sb->missing, sizeof sb->missing, "%suid pool: %s (bots run as the referee's "
+               "user)", sb->missing[0] ? "; " : "", why);
+    why[0] = 0;
+    ref_sandbox_probe_ns(sb, why, sizeof why);
+    if (!sb->namespaces)
+        append(sb->missing, sizeof sb->missing, "%snamespaces: %s", sb->missing[0] ? "; " : "",
+               why);
+
+    snprintf(sb->isolation, sizeof sb->isolation, "%s env",
+             mode == REF_SANDBOX_STRICT ? "strict" : "auto");
+    if (sb->cg.features)
+        append(sb->isolation, sizeof sb->isolation, " cgroup(%s)", sb->cg.summary);
+    if (sb->uid_pool)
+        append(sb->isolation, sizeof sb->isolation, " uid");
+    if (sb->namespaces)
+        append(sb->isolation, sizeof sb->isolation, " ns(user pid net ipc uts mount)");
+}
+
+static ref_sandbox cache[3];
+static int probed[3];
+
+/* At exit: this referee's own control groups go (its bots are gone). */
+static void release_all(void)
+{
+    for (int i = 0; i < 3; i++)
+        if (probed[i])
+            ref_cg_release(&cache[i].cg);
+}
+
+const ref_sandbox *ref_sandbox_get(ref_sandbox_mode mode, char *err, size_t size)
+{
+    static int told, registered;
+    ref_sandbox *sb = &cache[mode];
+    if (!probed[mode]) {
+        probe(sb, mode);
+        probed[mode] = 1;
+        if (!registered++)
+            atexit(release_all);
+    }
+    if (!sb->missing[0])
+        return sb;
+    if (mode == REF_SANDBOX_STRICT) {
+        snprintf(err, size, "--sandbox strict: cannot isolate bots here: %s", sb->missing);
+        return NULL;
+    }
+    if (!told) {
+        fprintf(stderr, "referee: sandbox: running with less isolation: %s\n", sb->missing);
+        told = 1;
+    }
+    return sb;
+}

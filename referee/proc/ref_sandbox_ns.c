@@ -1,0 +1,331 @@
+/*
+ * ref_sandbox_ns.c - the namespace layer: the bubblewrap command line that
+ * puts one bot in its own user, pid, network, ipc, uts and mount
+ * namespaces, and the probe that checks, once, that it works here.
+ *
+ * What the bot sees (all read-only but /tmp):
+ *   /usr /etc /opt, and /bin /sbin /lib* as on the host (links or binds)
+ *   /proc of its own pid namespace, a minimal /dev, /tmp a private tmpfs
+ *     (its scratch folder, charged to its memory cgroup, gone with it)
+ *   REF_SANDBOX_SHARE  the seat's folder holding the referee's socket
+ *   the arena's sdk/ folder, so the sample bots find their libraries
+ *   its own program's folder: its working directory when it has one, and
+ *     the folder of every word of its command that names a file
+ */
+#define _GNU_SOURCE
+#include "ref_sandbox_ns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli.h"
+
+#ifndef REF_SDK_DIR
+#define REF_SDK_DIR ""
+#endif
+#ifndef REF_INIT_PATH
+#define REF_INIT_PATH ""
+#endif
+
+#define INIT_INSIDE "/run/arena-init"
+
+static const char *const system_dirs[] = { "/usr", "/etc", "/opt", NULL };
+/* What root may read in /etc that a bot running as root (outside its
+ * user namespace) must not. */
+static const char *const secrets[] = { "/etc/shadow", "/etc/gshadow", "/etc/shadow-",
+                                       "/etc/gshadow-", "/etc/sudoers", NULL };
+static const char *const secret_dirs[] = { "/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d",
+                                           NULL };
+static const char *const system_links[] = { "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+                                            "/libx32", NULL };
+
+/* ---- a growing argv ----------------------------------------------------- */
+
+int ref_argv_add(ref_argv *a, const char *s)
+{
+    if (a->failed)
+        return -1;
+    if (a->n + 2 > a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        char **v = realloc(a->v, cap * sizeof *v);
+        if (!v) {
+            a->failed = 1;
+            return -1;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy) {
+        a->failed = 1;
+        return -1;
+    }
+    a->v[a->n++] = copy;
+    a->v[a->n] = NULL;
+    return 0;
+}
+
+void ref_argv_free(ref_argv *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+static void add3(ref_argv *a, const char *x, const char *y, const char *z)
+{
+    ref_argv_add(a, x);
+    if (y)
+        ref_argv_add(a, y);
+    if (z)
+        ref_argv_add(a, z);
+}
+
+/* ---- what the bot sees -------------------------------------------------- */
+
+static int under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == 0 || !strcmp(dir, "/"));
+}
+
+static int in_system(const char *path)
+{
+    for (int i = 0; system_dirs[i]; i++)
+        if (under(path, system_dirs[i]))
+            return 1;
+    for (int i = 0; system_links[i]; i++)
+        if (under(path, system_links[i]))
+            return 1;
+    return 0;
+}
+
+/* 1 when a user of no group of ours may list dir: every folder on the
+ * way lets others through, and dir lets them read. */
+static int others_can_read(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.4000s", dir);
+    for (char *slash = path; slash; slash = strchr(slash + 1, '/')) {
+        char keep = slash[1];
+        slash[1] = 0;
+        struct stat st;
+        int ok = stat(path, &st) == 0 && (st.st_mode & S_IXOTH);
+        slash[1] = keep;
+        if (!ok)
+            return 0;
+    }
+    struct stat st;
+    return stat(path, &st) == 0 && (st.st_mode & S_IROTH) && (st.st_mode & S_IXOTH);
+}
+
+/* Adds dir to the read-only folders unless it is shown already. */
+static void add_folder(char folders[][PATH_MAX], int *n, int cap, const char *dir)
+{
+    if (!dir[0] || !strcmp(dir, "/") || in_system(dir))
+        return;
+    for (int i = 0; i < *n; i++)
+        if (under(dir, folders[i]))
+            return;
+    if (*n < cap)
+        snprintf(folders[(*n)++], PATH_MAX, "%s", dir);
+}
+
+/* Adds the folders a bot's command names: each word that is a path (from
+ * base when relative) to an existing file gives its folder, one to a
+ * directory itself; both where the word says and where it really is. */
+static int command_folders(const char *const *argv, const char *base,
+                           char folders[][PATH_MAX], int n, int cap)
+{
+    for (int i = 0; argv[i]; i++) {
+        const char *w = argv[i];
+        if (!strchr(w, '/') || strlen(w) >= PATH_MAX - 1)
+            continue;
+        char path[2 * PATH_MAX], real[PATH_MAX];
+        if (w[0] == '/')
+            snprintf(path, sizeof path, "%s", w);
+        else
+            snprintf(path, sizeof path, "%s/%s", base, w);
+        struct stat st;
+        if (stat(path, &st) != 0 || !realpath(path, real))
+            continue;
+        if (!S_ISDIR(st.st_mode)) {
+            *strrchr(path, '/') = 0;
+            *strrchr(real, '/') = 0;
+        }
+        add_folder(folders, &n, cap, path);
+        add_folder(folders, &n, cap, real);
+    }
+    return n;
+}
+
+int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv *a)
+{
+    add3(a, sb->bwrap, NULL, NULL);
+    add3(a, "--unshare-user", "--unshare-pid", NULL);
+    if (!v->share_net)
+        add3(a, "--unshare-net", NULL, NULL);
+    add3(a, "--unshare-ipc", "--unshare-uts", NULL);
+    add3(a, "--unshare-cgroup-try", "--disable-userns", NULL);
+    add3(a, "--die-with-parent", "--new-session", "--as-pid-1");
+    add3(a, "--hostname", "arena", NULL);
+    for (int i = 0; system_dirs[i]; i++)
+        add3(a, "--ro-bind-try", system_dirs[i], system_dirs[i]);
+    for (int i = 0; system_links[i]; i++) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(system_links[i], target, sizeof target - 1);
+        if (n > 0) {
+            target[n] = 0;
+            add3(a, "--symlink", target, system_links[i]);
+        } else {
+            add3(a, "--ro-bind-try", system_links[i], system_links[i]);
+        }
+    }
+    add3(a, "--proc", "/proc", NULL);
+    add3(a, "--dev", "/dev", NULL);
+    if (v->tmp_bytes) {
+        char size[32];
+        snprintf(size, sizeof size, "%llu", (unsigned long long)v->tmp_bytes);
+        add3(a, "--size", size, NULL);
+    }
+    add3(a, "--tmpfs", "/tmp", NULL);
+    if (v->share_dir)
+        add3(a, "--ro-bind", v->share_dir, REF_SANDBOX_SHARE);
+    add3(a, "--ro-bind", sb->init, INIT_INSIDE);
+
+    char cwd[PATH_MAX] = "/";
+    if (v->cwd)
+        snprintf(cwd, sizeof cwd, "%s", v->cwd);
+    else if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
+    if (!v->argv) {
+        add3(a, "--", INIT_INSIDE, "--probe");
+        return a->failed ? -1 : 0;
+    }
+    /* Without a folder of its own, the bot starts in the referee's
+     * directory, so that the command's relative words mean what they say,
+     * but sees there only what the command names. */
+    static char folders[16][PATH_MAX];
+    int nf = 0;
+    if (v->cwd)
+        add_folder(folders, &nf, 16, cwd);
+    add_folder(folders, &nf, 16, sb->sdk);
+    nf = command_folders(v->argv, cwd, folders, nf, 16);
+    v->unreadable[0] = 0;
+    for (int i = 0; i < nf; i++) {
+        add3(a, "--ro-bind", folders[i], folders[i]);
+        if (!v->unreadable[0] && !others_can_read(folders[i]))
+            snprintf(v->unreadable, sizeof v->unreadable, "%.250s", folders[i]);
+    }
+    if (v->as_referee) {
+        for (int i = 0; secrets[i]; i++)
+            if (access(secrets[i], F_OK) == 0)
+                add3(a, "--ro-bind", "/dev/null", secrets[i]);
+        for (int i = 0; secret_dirs[i]; i++)
+            if (access(secret_dirs[i], F_OK) == 0)
+                add3(a, "--tmpfs", secret_dirs[i], NULL);
+    }
+    add3(a, "--dir", cwd, NULL);
+    add3(a, "--chdir", cwd, NULL);
+    char fd1[16], fd2[16];
+    snprintf(fd1, sizeof fd1, "%d", REF_SANDBOX_REPORT_FD);
+    snprintf(fd2, sizeof fd2, "%d", REF_SANDBOX_STOP_FD);
+    add3(a, "--", INIT_INSIDE, fd1);
+    add3(a, fd2, "--", NULL);
+    for (int i = 0; v->argv[i]; i++)
+        ref_argv_add(a, v->argv[i]);
+    return a->failed ? -1 : 0;
+}
+
+/* ---- probe -------------------------------------------------------------- */
+
+static int find_file(char *out, size_t size, const char *const *candidates, int mode)
+{
+    for (int i = 0; candidates[i]; i++)
+        if (candidates[i][0] && access(candidates[i], mode) == 0) {
+            snprintf(out, size, "%s", candidates[i]);
+            return 0;
+        }
+    return -1;
+}
+
+void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
+{
+    static const char *const bwraps[] = { "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap",
+                                          NULL };
+    char sibling[PATH_MAX], sdk_sibling[PATH_MAX];
+    cli_sibling("arena-bot-init", sibling, sizeof sibling);
+    cli_sibling("../sdk", sdk_sibling, sizeof sdk_sibling);
+    const char *const inits[] = { sibling, REF_INIT_PATH, NULL };
+    const char *const sdks[] = { REF_SDK_DIR, sdk_sibling, NULL };
+    if (find_file(sb->bwrap, sizeof sb->bwrap, bwraps, X_OK) < 0) {
+        snprintf(why, size, "no bubblewrap (install Debian's bubblewrap)");
+        return;
+    }
+    if (find_file(sb->init, sizeof sb->init, inits, X_OK) < 0) {
+        snprintf(why, size, "arena-bot-init is missing beside the referee");
+        return;
+    }
+    char real[PATH_MAX];
+    if (find_file(sb->sdk, sizeof sb->sdk, sdks, R_OK) == 0 && realpath(sb->sdk, real))
+        snprintf(sb->sdk, sizeof sb->sdk, "%s", real);
+
+    /* Run the init in a sandbox once, as a bot would be. */
+    ref_sandbox_view v = { .argv = NULL, .cwd = "/" };
+    ref_argv a = { 0 };
+    int err_pipe[2];
+    uid_t uid = 0;
+    int lock = -1;
+    char e2[128];
+    if (ref_sandbox_bwrap_argv(sb, &v, &a) < 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+        (sb->uid_pool && ref_sandbox_uid_acquire(sb, &uid, &lock, e2, sizeof e2) < 0)) {
+        snprintf(why, size, "cannot prepare the bubblewrap probe");
+        ref_argv_free(&a);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(err_pipe[1], 2);
+        int nul = open("/dev/null", O_RDWR);
+        dup2(nul, 0);
+        dup2(nul, 1);
+        if (sb->uid_pool && (setgroups(0, NULL) != 0 || setresgid(uid, uid, uid) != 0 ||
+                             setresuid(uid, uid, uid) != 0))
+            _exit(125);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0L, 0L, 0L);
+        execv(a.v[0], a.v);
+        _exit(126);
+    }
+    close(err_pipe[1]);
+    char msg[256] = "";
+    ssize_t got = 0, n;
+    struct pollfd pf = { err_pipe[0], POLLIN, 0 };
+    while (got < (ssize_t)sizeof msg - 1 && poll(&pf, 1, 5000) > 0 &&
+           (n = read(err_pipe[0], msg + got, sizeof msg - 1 - (size_t)got)) > 0)
+        got += n;
+    msg[got] = 0;
+    msg[strcspn(msg, "\n")] = 0;
+    close(err_pipe[0]);
+    int status = -1;
+    if (pid > 0)
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    ref_sandbox_uid_release(&lock);
+    ref_argv_free(&a);
+    if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        sb->namespaces = 1;
+        return;
+    }
+    snprintf(why, size, "bubblewrap cannot make a sandbox here%s%s", msg[0] ? ": " : "", msg);
+}

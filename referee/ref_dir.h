@@ -1,0 +1,29 @@
+/*
+ * ref_dir.h - a match's folder in /tmp: the seats' sockets, their folders,
+ * and the bots' logs unless --log-dir keeps them elsewhere.
+ *
+ * A referee holds a lock on its folder's `.lock` file while it plays, so a
+ * folder whose lock anyone can take belongs to a referee that died (kill -9,
+ * OOM, a lost node): ref_dir_sweep removes those, and each referee sweeps
+ * once when it starts, so they never pile up.
+ */
+#ifndef REF_DIR_H
+#define REF_DIR_H
+
+#include <stddef.h>
+
+typedef struct ref_dir {
+    char path[64];
+    int  lock_fd;
+} ref_dir;
+
+/* Makes a fresh folder (mode 0711: bots of their own uid may pass through
+ * to their seat's folder, and see nothing else) and locks it. 0, or -1
+ * with a message. */
+int  ref_dir_make(ref_dir *d, char *err, size_t size);
+/* Removes the folder and everything in it; idempotent. */
+void ref_dir_remove(ref_dir *d);
+/* Removes the folders of referees that are gone. Returns how many. */
+int  ref_dir_sweep(void);
+
+#endif /* REF_DIR_H */

@@ -1,0 +1,243 @@
+/*
+ * hostile.c - a bot that tries, on purpose, each harm a bot author could
+ * do to others (issue 11), reports on stdout how far it got, then plays
+ * random legal actions, so that a test can check both that the harm
+ * failed and that the match went on.
+ *
+ *   hostile MODE [ARGS...] [--marker=TEXT]
+ *
+ *   snoop           reads every visible process's environment for another
+ *                   seat's ARENA_TOKEN; stops (SIGSTOP) and kills
+ *                   (SIGKILL) the processes whose command line or
+ *                   environment carries --marker=victim: another seat's
+ *                   or another match's bots
+ *   frame           connects to every referee socket it can find
+ *                   (/tmp/arena-*/seat*/referee) and sends a hello
+ *   write PATH...   opens each PATH for writing (another seat's log, the
+ *                   arena's database, the folder above its own, /tmp)
+ *   read PATH...    opens each PATH for reading
+ *   net PORT        connects to 127.0.0.1:PORT
+ *   env NAME        reports whether variable NAME reached it
+ *   outlive         leaves a grandchild in a session of its own, sleeping
+ *   forkbomb        forks until it cannot, and never answers
+ *   memhog MB N     N children each touch MB MiB, and it never answers
+ *   slow MS         harms nothing: plays, MS milliseconds a decision
+ *
+ * Every report line starts with "hostile:". A victim is any process whose
+ * command line or environment holds "--marker=victim"; the tests give that
+ * marker to the bots that must not be harmed, and to nothing else, so this
+ * bot can be run without a sandbox too and harm only the test's own bots.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "arena_bot.h"
+
+static ssize_t slurp(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = 0;
+    return n;
+}
+
+static void snoop(void)
+{
+    const char *mine = getenv("ARENA_TOKEN");
+    int tokens = 0, seen = 0, victims = 0, signalled = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    static char buf[1 << 16];
+    while (d && (de = readdir(d)) != NULL) {
+        int pid = atoi(de->d_name);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        seen++;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/environ", pid);
+        ssize_t n = slurp(path, buf, sizeof buf);
+        for (ssize_t k = 0; k < n; k += (ssize_t)strlen(buf + k) + 1)
+            if (!strncmp(buf + k, "ARENA_TOKEN=", 12) && (!mine || strcmp(buf + k + 12, mine)))
+                tokens++;
+        int victim = n > 0 && memmem(buf, (size_t)n, "--marker=victim", 15);
+        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+        n = slurp(path, buf, sizeof buf);
+        victim |= n > 0 && memmem(buf, (size_t)n, "--marker=victim", 15) != NULL;
+        if (victim) {
+            victims++;
+            signalled += kill(pid, SIGSTOP) == 0;
+            signalled += kill(pid, SIGKILL) == 0;
+        }
+    }
+    if (d)
+        closedir(d);
+    printf("hostile: snoop: %d processes seen, %d other tokens read, %d victims seen, "
+           "%d signals delivered\n", seen, tokens, victims, signalled);
+}
+
+static void frame(void)
+{
+    glob_t g;
+    int sent = 0, found = 0;
+    if (glob("/tmp/arena-*/seat*/referee", 0, NULL, &g) == 0) {
+        void *ctx = zmq_ctx_new();
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            char ep[600];
+            snprintf(ep, sizeof ep, "ipc://%s", g.gl_pathv[i]);
+            if (!strcmp(ep, getenv("ARENA_ENDPOINT") ? getenv("ARENA_ENDPOINT") : ""))
+                continue;
+            found++;
+            void *s = zmq_socket(ctx, ZMQ_DEALER);
+            int linger = 200;
+            zmq_setsockopt(s, ZMQ_LINGER, &linger, sizeof linger);
+            /* A hello with a wrong token: once enough to forfeit a seat. */
+            static const char hello[] = "\x83\xa4type\xa5hello\xa8protocol\x01\xa5token\xa1x";
+            if (zmq_connect(s, ep) == 0 && zmq_send(s, hello, sizeof hello - 1, 0) >= 0)
+                sent++;
+            zmq_close(s);
+        }
+        zmq_ctx_term(ctx);
+        globfree(&g);
+    }
+    printf("hostile: frame: %d other seats' sockets found, %d messages sent\n", found, sent);
+}
+
+static void files(char **paths, int n, int flags, const char *what)
+{
+    for (int i = 0; i < n; i++) {
+        int fd = open(paths[i], flags | O_CLOEXEC, 0644);
+        if (fd >= 0 && (flags & O_ACCMODE) != O_RDONLY && write(fd, "pwned\n", 6) != 6)
+            fd = -1;
+        printf("hostile: %s %s: %s\n", what, paths[i], fd >= 0 ? "DONE" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+}
+
+static void net(int port)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int rc = s >= 0 ? connect(s, (struct sockaddr *)&a, sizeof a) : -1;
+    printf("hostile: net 127.0.0.1:%d: %s\n", port, rc == 0 ? "DONE" : strerror(errno));
+    if (s >= 0)
+        close(s);
+}
+
+static void outlive(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        if (fork() == 0) {
+            execlp("sleep", "sleep", "300", "--marker=outlive", (char *)NULL);
+            _exit(1);
+        }
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    printf("hostile: outlive: left a grandchild\n");
+}
+
+static void forkbomb(void)
+{
+    int made = 0;
+    for (;;) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            pause();
+            _exit(0);
+        }
+        if (pid > 0)
+            made++;
+        else if (made % 64 == 0)
+            printf("hostile: forkbomb: fork failed after %d: %s\n", made, strerror(errno));
+        fflush(stdout);
+    }
+}
+
+static void memhog(long mb, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fork() == 0) {
+            size_t size = (size_t)mb << 20;
+            char *p = malloc(size);
+            for (size_t k = 0; p && k < size; k += 4096)
+                p[k] = 1;
+            pause();
+            _exit(0);
+        }
+    printf("hostile: memhog: %d children of %ld MiB\n", n, mb);
+    fflush(stdout);
+    for (;;)
+        pause();
+}
+
+int main(int argc, char **argv)
+{
+    char *args[16];
+    int nargs = 0;
+    for (int i = 1; i < argc && nargs < 16; i++)
+        if (strncmp(argv[i], "--marker=", 9))
+            args[nargs++] = argv[i];
+    if (nargs < 1) {
+        fprintf(stderr, "usage: hostile MODE [ARGS...]\n");
+        return 2;
+    }
+    alarm(60);
+    const char *mode = args[0];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (!strcmp(mode, "snoop"))
+        snoop();
+    else if (!strcmp(mode, "frame"))
+        frame();
+    else if (!strcmp(mode, "write"))
+        files(args + 1, nargs - 1, O_WRONLY | O_CREAT | O_APPEND, "write");
+    else if (!strcmp(mode, "read"))
+        files(args + 1, nargs - 1, O_RDONLY, "read");
+    else if (!strcmp(mode, "net") && nargs > 1)
+        net(atoi(args[1]));
+    else if (!strcmp(mode, "env") && nargs > 1)
+        printf("hostile: env %s: %s\n", args[1], getenv(args[1]) ? "DONE" : "absent");
+    else if (!strcmp(mode, "outlive"))
+        outlive();
+
+    arena_bot *bot = arena_connect("hostile", mode);
+    if (!bot)
+        return 1;
+    static arena_request req;
+    unsigned seed = (unsigned)getpid();
+    int first = 1;
+    while (arena_next(bot, &req) > 0) {
+        if (first && !strcmp(mode, "forkbomb"))
+            forkbomb();
+        if (first && !strcmp(mode, "memhog") && nargs > 2)
+            memhog(atol(args[1]), atoi(args[2]));
+        if (first && !strcmp(mode, "snoop"))
+            snoop();      /* again, now that every bot is running */
+        first = 0;
+        if (!strcmp(mode, "slow") && nargs > 1) {
+            struct timespec t = { 0, atol(args[1]) * 1000000L };
+            nanosleep(&t, NULL);
+        }
+        arena_answer(bot, &req, (int)(rand_r(&seed) % (unsigned)req.nactions));
+    }
+    return arena_close(bot);
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# test_sandbox.sh - hostile bots (hostile.c) against the sandbox, through
+# the real referee and the real arena: each harm of issue 11 fails, and
+# the matches of the other seats, and of a match running beside, finish
+# cleanly. The bots that must not be harmed carry --marker=victim.
+#
+# usage: test_sandbox.sh REFEREE HOSTILE RANDOM ARENA [TEST...]
+# Needs root and bubblewrap (CI has both); elsewhere it says so and skips.
+set -euo pipefail
+[ $# -ge 4 ] || { echo "usage: $0 REFEREE HOSTILE RANDOM ARENA [TEST...]" >&2; exit 2; }
+REF=$(readlink -f "$1") HOSTILE=$(readlink -f "$2") RANDOM_BOT=$(readlink -f "$3")
+ARENA=$(readlink -f "$4")
+shift 4
+ROOT=$(mktemp -d /tmp/sandbox-test.XXXXXX)
+chmod 755 "$ROOT"          # the bots' users may read what the tests give them
+trap 'kill_marked victim; kill_marked outlive; rm -rf "$ROOT"' EXIT
+CURRENT=
+
+fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
+note() { echo "  [$CURRENT] $*"; }
+
+# pids of live processes whose command line holds $1
+marked() {
+  local d args
+  for d in /proc/[0-9]*; do
+    args=()
+    mapfile -d '' args 2>/dev/null <"$d/cmdline" || continue
+    [ ${#args[@]} -gt 0 ] && [[ "${args[*]}" == *"$1"* ]] && echo "${d#/proc/}"
+  done
+  return 0
+}
+kill_marked() { local p; for p in $(marked "--marker=$1"); do kill -9 "$p" 2>/dev/null || true; done; }
+
+if [ "$(id -u)" -ne 0 ] || ! "$REF" play --sandbox strict --bot "$RANDOM_BOT" \
+     --bot "$RANDOM_BOT" --quiet >"$ROOT/probe" 2>&1; then
+  echo "test_sandbox: SKIPPED: no full sandbox here ($(head -c 300 "$ROOT/probe"))"
+  [ -z "${CI:-}" ] || exit 1       # CI runs as root with bubblewrap: must work
+  exit 0
+fi
+
+VICTIM="$RANDOM_BOT --marker=victim"
+SLOW_VICTIM="$HOSTILE slow 15 --marker=victim"
+
+# Plays seat 0 = $1 against a victim; the record in $T/rec, logs in $T/logs.
+play() {
+  T=$ROOT/$CURRENT
+  mkdir -p "$T/logs"
+  chmod 755 "$T" "$T/logs"
+  "$REF" play --seed 3 --record "$T/rec" --log-dir "$T/logs" --bot "$1" \
+    --bot "${2:-$VICTIM}" "${@:3}" >"$T/out" 2>"$T/err" || fail "referee: $(cat "$T/err")"
+}
+field() { sed -n "s/^$1 //p" "$T/rec"; }
+ended_cleanly() {   # the game's own end, or a forfeit by seat 0 alone
+  local reason culprit
+  reason=$(field reason) culprit=$(field culprit)
+  [[ "$reason" == markers || "$reason" == round_limit || "$culprit" == 0 ]] ||
+    fail "the victim lost: $reason (culprit $culprit): $(field detail)"
+}
+expect_log() { grep -q -- "$1" "$T/logs/seat0.log" || fail "no '$1' in: $(cat "$T/logs/seat0.log")"; }
+
+# A slow match of two victims beside the hostile one; its record in $1.
+beside() {
+  "$REF" play --seed 5 --round-limit 8 --record "$1" --bot "$SLOW_VICTIM" \
+    --bot "$SLOW_VICTIM" >/dev/null 2>&1 &
+  BESIDE=$!
+  sleep 0.3
+}
+beside_clean() {
+  wait "$BESIDE" || fail "the match beside failed"
+  grep -Eq "^reason (markers|round_limit)$" "$1" || fail "the match beside: $(cat "$1")"
+}
+
+# ---- each harm ----------------------------------------------------------------
+
+test_snoop() {
+  CURRENT=snoop
+  beside "$ROOT/beside-snoop.rec"
+  play "$HOSTILE snoop"
+  beside_clean "$ROOT/beside-snoop.rec"
+  ended_cleanly
+  expect_log "0 other tokens read, 0 victims seen, 0 signals delivered"
+  # Without the sandbox the same bot does its harm: the test can fail.
+  CURRENT=snoop-unsandboxed
+  play "$HOSTILE snoop" "$VICTIM" --sandbox none
+  expect_log "[1-9][0-9]* victims seen"
+}
+
+test_files() {
+  CURRENT=files
+  local T=$ROOT/files above
+  mkdir -p "$T" && chmod 755 "$T"
+  echo "data" >"$T/arena.db" && chmod 644 "$T/arena.db"
+  above=$(dirname "$(dirname "$HOSTILE")")/pwned-$$
+  play "$HOSTILE write $T/logs/seat1.log $T/arena.db $above /tmp/pwned-$$"
+  ended_cleanly
+  expect_log "write $T/logs/seat1.log: No such file or directory"
+  expect_log "write $T/arena.db: Read-only file system"
+  expect_log "write $above: Read-only file system"
+  expect_log "write /tmp/pwned-$$: DONE"       # its own scratch folder
+  [ ! -e "/tmp/pwned-$$" ] && [ ! -e "$above" ] || fail "a file was written outside"
+  grep -q pwned "$T/arena.db" "$T/logs/seat1.log" && fail "a file was overwritten"
+  CURRENT=files-read
+  play "$HOSTILE read $T/logs/seat1.log /proc/1/environ"
+  ended_cleanly
+  expect_log "read $T/logs/seat1.log: No such file or directory"
+}
+
+test_net() {
+  CURRENT=net
+  local port
+  exec 9< <(/usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(30)')
+  read -r port <&9
+  play "$HOSTILE net $port"
+  ended_cleanly
+  expect_log "net 127.0.0.1:$port: Network is unreachable"
+  exec 9<&-
+}
+
+test_env() {
+  CURRENT=env
+  ARENA_OPERATOR_SECRET=hunter2 play "$HOSTILE env ARENA_OPERATOR_SECRET"
+  ended_cleanly
+  expect_log "env ARENA_OPERATOR_SECRET: absent"
+  grep -q "^ARENA_BOT_NOTE=kept$" /dev/null || true
+}
+
+test_outlive() {
+  CURRENT=outlive
+  play "$HOSTILE outlive"
+  ended_cleanly
+  expect_log "left a grandchild"
+  [ -z "$(marked --marker=outlive)" ] || fail "a bot's process outlived its match"
+}
+
+test_limits() {
+  CURRENT=forkbomb
+  play "$HOSTILE forkbomb" "$VICTIM" --max-processes 64
+  [ "$(field reason)" = processes ] && [ "$(field culprit)" = 0 ] ||
+    fail "fork bomb: $(field reason) $(field detail)"
+  CURRENT=memhog
+  play "$HOSTILE memhog 150 3" "$VICTIM" --memory-mb 256
+  [ "$(field reason)" = memory ] && [ "$(field culprit)" = 0 ] ||
+    fail "memory hog: $(field reason) $(field detail)"
+}
+
+test_isolation_recorded() {
+  CURRENT=isolation
+  play "$VICTIM" "$VICTIM" --sandbox strict
+  field isolation | grep -q "^strict env cgroup(.*) uid ns(" || fail "isolation: $(field isolation)"
+  play "$VICTIM" "$VICTIM" --sandbox none
+  [ "$(field isolation)" = none ] || fail "isolation: $(field isolation)"
+}
+
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded)
+for t in "${tests[@]}"; do
+  "test_$t"
+  echo "ok $t"
+done
