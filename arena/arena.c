@@ -17,6 +17,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -593,6 +594,9 @@ static int cmd_keygen(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* The database (and its -wal, -shm) is the arena's alone: no bot, even
+     * one shown the folder holding it, may read it (docs/SECURITY.md). */
+    umask(077);
     int i = 1;
     while (i < argc && !strcmp(argv[i], "--db")) {
         if (i + 1 >= argc)

@@ -10,7 +10,7 @@
  *   REF_SANDBOX_SHARE  the seat's folder holding the referee's socket
  *   the arena's sdk/ folder, so the sample bots find their libraries
  *   its own program's folder: its working directory when it has one, and
- *     the folder of every word of its command that names a file
+ *     the folder of each file its command names (program, script)
  */
 #define _GNU_SOURCE
 #include "ref_sandbox_ns.h"
@@ -143,8 +143,10 @@ static void add_folder(char folders[][PATH_MAX], int *n, int cap, const char *di
 }
 
 /* Adds the folders a bot's command names: each word that is a path (from
- * base when relative) to an existing file gives its folder, one to a
- * directory itself; both where the word says and where it really is. */
+ * base when relative) to an existing file gives its folder (a program, a
+ * script, the script a bridge runs), one to a directory itself; both where
+ * the word says and where it really is. What they hold is then readable by
+ * the bot as far as its uid may read it (docs/SECURITY.md). */
 static int command_folders(const char *const *argv, const char *base,
                            char folders[][PATH_MAX], int n, int cap)
 {
@@ -237,6 +239,8 @@ int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv 
                 add3(a, "--tmpfs", secret_dirs[i], NULL);
     }
     add3(a, "--dir", cwd, NULL);
+    /* Everything but /tmp read-only, the sandbox's own root included. */
+    add3(a, "--remount-ro", "/", NULL);
     add3(a, "--chdir", cwd, NULL);
     char fd1[16], fd2[16];
     snprintf(fd1, sizeof fd1, "%d", REF_SANDBOX_REPORT_FD);

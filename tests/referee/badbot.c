@@ -22,6 +22,9 @@
  *   text          plays by action text instead of index (legal: plays on)
  *   badtext       answers with a text that is no legal action
  *   noindex       answers an action with neither index nor text
+ *   floatindex    answers with index 0.0, a float
+ *   longtext      answers with a text of 100,000 characters
+ *   negindex      answers with index -1
  *   frames        answers in two frames
  *   array         answers with a msgpack array, not a map
  *   wrongid       answers with the request's id + 1
@@ -360,6 +363,25 @@ static int raw_mode(const char *mode, const char *arg)
             raw_action_as(s, id, -1, "deploy nobody z9");
         } else if (!strcmp(mode, "noindex")) {
             raw_action_as(s, id, -1, NULL);
+        } else if (!strcmp(mode, "floatindex") || !strcmp(mode, "negindex")) {
+            msgpack_sbuffer sb;
+            msgpack_packer pk;
+            msgpack_sbuffer_init(&sb);
+            msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+            msgpack_pack_map(&pk, 3);
+            put_str(&pk, "type");  put_str(&pk, "action");
+            put_str(&pk, "id");    msgpack_pack_int64(&pk, id);
+            put_str(&pk, "index");
+            if (mode[0] == 'f')
+                msgpack_pack_double(&pk, 0.0);
+            else
+                msgpack_pack_int(&pk, -1);
+            raw_send(s, sb.data, sb.size);
+            msgpack_sbuffer_destroy(&sb);
+        } else if (!strcmp(mode, "longtext")) {
+            static char text[100001];
+            memset(text, 'a', sizeof text - 1);
+            raw_action_as(s, id, -1, text);
         } else if (!strcmp(mode, "wrongid")) {
             raw_action(s, id + 1, 0);
         } else if (!strcmp(mode, "frames")) {
@@ -483,7 +505,8 @@ int main(int argc, char **argv)
 
     static const char *const raw[] = { "garbage", "huge", "badtoken", "outofturn", "identity",
                                        "version", "text", "badtext", "noindex", "frames",
-                                       "array", "wrongid", "hello" };
+                                       "floatindex", "longtext", "negindex", "array",
+                                       "wrongid", "hello" };
     for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++)
         if (!strcmp(mode, raw[k]))
             return raw_mode(mode, arg_text);

@@ -8,14 +8,16 @@
  *
  *   snoop           reads every visible process's environment for another
  *                   seat's ARENA_TOKEN; stops (SIGSTOP) and kills
- *                   (SIGKILL) the processes whose command line or
- *                   environment carries --marker=victim: another seat's
- *                   or another match's bots
+ *                   (SIGKILL) the processes whose environment holds
+ *                   ARENA_VICTIM=1: another seat's or another match's bots
  *   frame           connects to every referee socket it can find
- *                   (/tmp/arena-*/seat*/referee) and sends a hello
- *   write PATH...   opens each PATH for writing (another seat's log, the
- *                   arena's database, the folder above its own, /tmp)
- *   read PATH...    opens each PATH for reading
+ *                   (each seat folder of every /tmp/arena-XXXXXX) and sends
+ *                   a hello
+ *   write           opens each path of $HOSTILE_PATHS (colon-separated) for
+ *                   writing (another seat's log, the arena's database, the
+ *                   folder above its own, /tmp); not on the command line,
+ *                   whose program's folder the sandbox shows
+ *   read            opens each path of $HOSTILE_PATHS for reading
  *   net PORT        connects to 127.0.0.1:PORT
  *   env NAME        reports whether variable NAME reached it
  *   outlive         leaves a grandchild in a session of its own, sleeping
@@ -23,10 +25,9 @@
  *   memhog MB N     N children each touch MB MiB, and it never answers
  *   slow MS         harms nothing: plays, MS milliseconds a decision
  *
- * Every report line starts with "hostile:". A victim is any process whose
- * command line or environment holds "--marker=victim"; the tests give that
- * marker to the bots that must not be harmed, and to nothing else, so this
- * bot can be run without a sandbox too and harm only the test's own bots.
+ * Every report line starts with "hostile:". The tests set ARENA_VICTIM=1
+ * in the environment of the bots that must not be harmed, and of nothing
+ * else, so this bot can be run without a sandbox too and harm only them.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -75,10 +76,9 @@ static void snoop(void)
         for (ssize_t k = 0; k < n; k += (ssize_t)strlen(buf + k) + 1)
             if (!strncmp(buf + k, "ARENA_TOKEN=", 12) && (!mine || strcmp(buf + k + 12, mine)))
                 tokens++;
-        int victim = n > 0 && memmem(buf, (size_t)n, "--marker=victim", 15);
-        snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
-        n = slurp(path, buf, sizeof buf);
-        victim |= n > 0 && memmem(buf, (size_t)n, "--marker=victim", 15) != NULL;
+        int victim = 0;
+        for (ssize_t k = 0; k < n; k += (ssize_t)strlen(buf + k) + 1)
+            victim |= !strcmp(buf + k, "ARENA_VICTIM=1");
         if (victim) {
             victims++;
             signalled += kill(pid, SIGSTOP) == 0;
@@ -118,8 +118,13 @@ static void frame(void)
     printf("hostile: frame: %d other seats' sockets found, %d messages sent\n", found, sent);
 }
 
-static void files(char **paths, int n, int flags, const char *what)
+static void files(int flags, const char *what)
 {
+    char list[4096], *paths[16], *save = NULL;
+    int n = 0;
+    snprintf(list, sizeof list, "%s", getenv("HOSTILE_PATHS") ? getenv("HOSTILE_PATHS") : "");
+    for (char *t = strtok_r(list, ":", &save); t && n < 16; t = strtok_r(NULL, ":", &save))
+        paths[n++] = t;
     for (int i = 0; i < n; i++) {
         int fd = open(paths[i], flags | O_CLOEXEC, 0644);
         if (fd >= 0 && (flags & O_ACCMODE) != O_RDONLY && write(fd, "pwned\n", 6) != 6)
@@ -209,9 +214,9 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "frame"))
         frame();
     else if (!strcmp(mode, "write"))
-        files(args + 1, nargs - 1, O_WRONLY | O_CREAT | O_APPEND, "write");
+        files(O_WRONLY | O_CREAT | O_APPEND, "write");
     else if (!strcmp(mode, "read"))
-        files(args + 1, nargs - 1, O_RDONLY, "read");
+        files(O_RDONLY, "read");
     else if (!strcmp(mode, "net") && nargs > 1)
         net(atoi(args[1]));
     else if (!strcmp(mode, "env") && nargs > 1)
