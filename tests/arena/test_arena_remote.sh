@@ -133,12 +133,14 @@ test_killed() {
     "$T" "$GREEDY_BOT" "$T" "$T" >"$T/held.sh"
   ar bot add s --cmd "sh $T/held.sh" >/dev/null
   start_arena --games 4
-  start_worker a
+  # The held bot tells the test through a file, and runs a bot from
+  # another folder: no sandbox, which would show it neither.
+  start_worker a --sandbox none
   local a=$WORKER_PID i
   for i in $(seq 400); do [ -e "$T/held" ] && break; sleep 0.05; done
   [ -e "$T/held" ] || fail "worker a never started a match"
   kill -9 "$a"
-  start_worker b
+  start_worker b --sandbox none
   arena_done
   grep -q "went away; match [0-9]* goes to another worker" "$T/arena.err" ||
     fail "the arena did not hand the killed worker's match out again: $(cat "$T/arena.err")"

@@ -369,9 +369,9 @@ static int raw_mode(const char *mode, const char *arg)
             msgpack_sbuffer_init(&sb);
             msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
             msgpack_pack_map(&pk, 3);
-            put_str(&pk, "type");  put_str(&pk, "action");
-            put_str(&pk, "id");    msgpack_pack_int64(&pk, id);
-            put_str(&pk, "index");
+            mpw_str(&pk, "type");  mpw_str(&pk, "action");
+            mpw_str(&pk, "id");    msgpack_pack_int64(&pk, id);
+            mpw_str(&pk, "index");
             if (mode[0] == 'f')
                 msgpack_pack_double(&pk, 0.0);
             else

@@ -45,7 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
-#include "arena_bot.h"
+#include "bot.h"
 
 static ssize_t slurp(const char *path, char *buf, size_t size)
 {
@@ -224,13 +224,13 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "outlive"))
         outlive();
 
-    arena_bot *bot = arena_connect("hostile", mode);
+    bot_conn *bot = bot_connect("hostile", mode);
     if (!bot)
         return 1;
-    static arena_request req;
+    static bot_request req;
     unsigned seed = (unsigned)getpid();
     int first = 1;
-    while (arena_next(bot, &req) > 0) {
+    while (bot_next(bot, &req) > 0) {
         if (first && !strcmp(mode, "forkbomb"))
             forkbomb();
         if (first && !strcmp(mode, "memhog") && nargs > 2)
@@ -242,7 +242,7 @@ int main(int argc, char **argv)
             struct timespec t = { 0, atol(args[1]) * 1000000L };
             nanosleep(&t, NULL);
         }
-        arena_answer(bot, &req, (int)(rand_r(&seed) % (unsigned)req.nactions));
+        bot_answer(bot, &req, (int)(rand_r(&seed) % (unsigned)req.nactions));
     }
-    return arena_close(bot);
+    return bot_close(bot);
 }
