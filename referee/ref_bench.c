@@ -7,7 +7,9 @@
  * request payloads of such a game, which the other process decodes and
  * answers with an action. (2) is the floor for the same bytes; the ratio
  * is the referee's overhead. Both run back to back so machine noise hits
- * both alike.
+ * both alike. (3) The sandbox's cost: the lean bots' games again, each bot
+ * in its sandbox (--sandbox auto) against none, and the time to start a
+ * bot (until its program is exec'd) both ways, interleaved the same way.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -25,6 +27,7 @@
 #include "kv.h"
 #include "ref_bench.h"
 #include "ref_match.h"
+#include "ref_sandbox.h"
 #include "mpw.h"
 #include "ref_msg.h"
 #include "pcg.h"
@@ -177,6 +180,28 @@ static double median(double *v, int n)
 }
 
 #define ROUNDS 5
+#define STARTS 8    /* bot starts per round and sandbox mode */
+
+/* Median milliseconds to start `bot` (until its program is exec'd) in
+ * sandbox sb (NULL: none), over STARTS starts; -1 on a failure. */
+static double start_ms(const ref_sandbox *sb, const char *bot, const ref_limits *lim)
+{
+    double ms[STARTS];
+    for (int i = 0; i < STARTS; i++) {
+        ref_proc p;
+        ref_spawn s = { .cmd = bot, .lim = lim, .sandbox = sb };
+        char err[512];
+        int64_t t0 = now_us();
+        if (ref_proc_start(&p, &s, err, sizeof err) < 0) {
+            fprintf(stderr, "referee: bench: cannot start %s: %s\n", bot, err);
+            return -1;
+        }
+        ms[i] = (now_us() - t0) / 1000.0;
+        ref_proc_kill(&p, 0);
+    }
+    ref_proc_reap_orphans(0);
+    return median(ms, STARTS);
+}
 
 int ref_bench_main(int argc, char **argv)
 {
@@ -207,6 +232,12 @@ int ref_bench_main(int argc, char **argv)
     c.game = g;
     c.options = options;
     c.nbots = 2;
+    c.sandbox = REF_SANDBOX_NONE;   /* the referee's own cost, as the raw ping-pong's */
+    char err[512];
+    const ref_sandbox *sb = ref_sandbox_get(REF_SANDBOX_AUTO, err, sizeof err);
+    ref_config boxed = c;
+    boxed.sandbox = REF_SANDBOX_AUTO;
+    ref_proc_init_supervisor();
 
     msgpack_sbuffer *payloads;
     int npayloads = game_requests(g, 1, &payloads);
@@ -216,18 +247,26 @@ int ref_bench_main(int argc, char **argv)
 
     /* Rounds alternate the three measurements so that noise hits all. */
     double sdk_rate[ROUNDS], lean_rate[ROUNDS], raw_rate[ROUNDS], ratio[ROUNDS];
+    double boxed_rate[ROUNDS], boxed_ratio[ROUNDS], start_none[ROUNDS], start_boxed[ROUNDS];
     uint64_t decisions = 0, bot_micros = 0;
     for (int round = 0; round < ROUNDS; round++) {
         int from = games * round / ROUNDS, to = games * (round + 1) / ROUNDS;
-        uint64_t d = 0, micros = 0, ld = 0, lmicros = 0;
+        uint64_t d = 0, micros = 0, ld = 0, lmicros = 0, bd = 0, bmicros = 0;
         if (play_games(&c, bot, from, to, &d, &micros, &bot_micros) < 0 ||
-            play_games(&c, lean, from, to, &ld, &lmicros, NULL) < 0)
+            play_games(&c, lean, from, to, &ld, &lmicros, NULL) < 0 ||
+            play_games(&boxed, lean, from, to, &bd, &bmicros, NULL) < 0)
+            return 1;
+        boxed_rate[round] = bd / (bmicros / 1e6);
+        start_none[round] = start_ms(NULL, lean, &c.limits);
+        start_boxed[round] = start_ms(sb, lean, &c.limits);
+        if (start_none[round] < 0 || start_boxed[round] < 0)
             return 1;
         decisions += d;
         sdk_rate[round] = d / (micros / 1e6);
         lean_rate[round] = ld / (lmicros / 1e6);
         raw_rate[round] = ping_pong(payloads, npayloads, (int)ld);
         ratio[round] = lean_rate[round] / raw_rate[round];
+        boxed_ratio[round] = boxed_rate[round] / lean_rate[round];
     }
     for (int i = 0; i < npayloads; i++)
         msgpack_sbuffer_destroy(&payloads[i]);
@@ -253,5 +292,13 @@ int ref_bench_main(int argc, char **argv)
            r_med, r_lo, r_hi);
     printf("referee overhead        %+.0f%%  time per decision over the raw round trip\n",
            (1 / r_med - 1) * 100);
+    printf("sandbox                 %s\n", sb ? sb->isolation : err);
+    printf("  lean bots sandboxed   %.0f decisions/s   (median); sandboxed / none %.3f "
+           "(median of per-round ratios; target >= 0.95)\n", median(boxed_rate, ROUNDS),
+           median(boxed_ratio, ROUNDS));
+    double sn = median(start_none, ROUNDS), sbx = median(start_boxed, ROUNDS);
+    printf("  bot start             %.2f ms sandboxed, %.2f ms none: %+.2f ms per bot "
+           "(medians of %d starts x %d rounds; target < +30 ms)\n", sbx, sn, sbx - sn, STARTS,
+           ROUNDS);
     return 0;
 }

@@ -14,7 +14,9 @@ ARENA=$(readlink -f "$4")
 shift 4
 ROOT=$(mktemp -d /tmp/sandbox-test.XXXXXX)
 chmod 755 "$ROOT"          # the bots' users may read what the tests give them
-trap 'kill_marked victim; kill_marked outlive; rm -rf "$ROOT"' EXIT
+ARENA_GROUP=
+trap '[ -z "$ARENA_GROUP" ] || kill -9 -- "-$ARENA_GROUP" 2>/dev/null
+      kill_marked victim; kill_marked outlive; rm -rf "$ROOT"' EXIT
 CURRENT=
 
 fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
@@ -82,7 +84,9 @@ test_snoop() {
   expect_log "0 other tokens read, 0 victims seen, 0 signals delivered"
   # Without the sandbox the same bot does its harm: the test can fail.
   CURRENT=snoop-unsandboxed
-  play "$HOSTILE snoop" "$VICTIM" --sandbox none
+  # (--memory-mb 0: without a control group the limit is the address
+  # space, which sanitizer builds of the bots cannot live with.)
+  play "$HOSTILE snoop" "$VICTIM" --sandbox none --memory-mb 0
   expect_log "[1-9][0-9]* victims seen"
 }
 
@@ -154,12 +158,97 @@ test_isolation_recorded() {
   CURRENT=isolation
   play "$VICTIM" "$VICTIM" --sandbox strict
   field isolation | grep -q "^strict env cgroup(.*) uid ns(" || fail "isolation: $(field isolation)"
-  play "$VICTIM" "$VICTIM" --sandbox none
+  play "$VICTIM" "$VICTIM" --sandbox none --memory-mb 0
   [ "$(field isolation)" = none ] || fail "isolation: $(field isolation)"
 }
 
+# ---- through the arena ---------------------------------------------------------
+
+# A database with the hostile snooper and victims; $1 more arena flags.
+arena_db() {
+  T=$ROOT/$CURRENT
+  mkdir -p "$T" && chmod 755 "$T"
+  DB=$T/arena.db
+  "$ARENA" --db "$DB" bot add snoop --cmd "$HOSTILE snoop --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v1 --cmd "$VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v2 --cmd "$SLOW_VICTIM --marker=$CURRENT" >/dev/null
+}
+
+# Every stored match ended by the game, or by a forfeit of the snooper.
+arena_clean() {
+  local bad
+  bad=$("$ARENA" --db "$DB" matches --format csv | grep -Ev ',(markers|round_limit),' |
+        tail -n +2 | grep -v snoop || true)
+  [ -z "$bad" ] || fail "a victim lost by forfeit: $bad"
+  [ "$(stat -c %a "$DB")" = 600 ] || fail "the database is readable by others"
+}
+
+test_arena() {
+  CURRENT=arena2
+  arena_db
+  "$ARENA" --db "$DB" tournament --games 2 --concurrency 2 --round-limit 10 --quiet \
+    >"$T/out" 2>"$T/err" || fail "tournament: $(cat "$T/err")"
+  arena_clean
+  CURRENT=arena4
+  arena_db
+  "$ARENA" --db "$DB" bot add v3 --cmd "$VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" tournament --format teams --games 2 --concurrency 2 --round-limit 10 \
+    --quiet >"$T/out" 2>"$T/err" || fail "teams tournament: $(cat "$T/err")"
+  arena_clean
+}
+
+# Stale match folders and cgroups of referee $1 (dead): none may remain.
+no_remains_of() {
+  local pid=$1 d
+  for d in /sys/fs/cgroup/*/arena-"$pid" /sys/fs/cgroup/*/*/*/arena-"$pid" \
+           /sys/fs/cgroup/arena-"$pid"; do
+    [ -e "$d" ] && fail "cgroup $d of dead referee $pid remains"
+  done
+  return 0
+}
+
+# kill -9 of the arena's whole process group, and of one worker,
+# mid-tournament: no bot survives, and what they leave is swept.
+test_kill() {
+  CURRENT=kill
+  arena_db
+  local pid workers w
+  setsid "$ARENA" --db "$DB" tournament --games 20 --concurrency 2 --round-limit 30 \
+    --quiet >"$T/out" 2>"$T/err" &
+  pid=$!
+  ARENA_GROUP=$pid
+  for _ in $(seq 100); do [ -n "$(marked "--marker=$CURRENT")" ] && break; sleep 0.05; done
+  sleep 0.5
+  workers=$(marked "referee worker")
+  # Ours: in the arena's process group.
+  w=$(for p in $workers; do
+        [ "$(cut -d" " -f5 "/proc/$p/stat" 2>/dev/null)" = "$pid" ] && echo "$p"
+      done | head -1 || true)
+  [ -n "$w" ] || fail "no worker of the arena found"
+  kill -9 "$w"                  # one worker first, mid-match
+  sleep 0.5
+  kill -9 -- "-$pid"            # then the whole process group
+  wait "$pid" 2>/dev/null || true
+  ARENA_GROUP=
+  for _ in $(seq 60); do [ -z "$(marked "--marker=$CURRENT")" ] && break; sleep 0.05; done
+  local p; for p in $(marked "--marker=$CURRENT"); do
+    echo "left: $p $(tr "\0" " " <"/proc/$p/cmdline" | cut -c1-60) stat $(cut -d" " -f3-5 "/proc/$p/stat") arena $pid" >&2; done
+  [ -z "$(marked "--marker=$CURRENT")" ] || fail "bots outlived their arena: $(marked "--marker=$CURRENT")"
+  # The next referee to start sweeps what the dead ones left.
+  "$REF" play --bot "$RANDOM_BOT" --bot "$RANDOM_BOT" --quiet >/dev/null
+  for p in $pid $w; do
+    kill -0 "$p" 2>/dev/null || no_remains_of "$p"
+  done
+  local left
+  left=$(for d in /tmp/arena-??????; do
+           [ -e "$d/.lock" ] && ! flock -n "$d/.lock" true && continue
+           [ -e "$d/.lock" ] && echo "$d"
+         done; true)
+  [ -z "$left" ] || fail "match folders left: $left"
+}
+
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded)
+[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded arena kill)
 for t in "${tests[@]}"; do
   "test_$t"
   echo "ok $t"
