@@ -38,7 +38,7 @@
 /* ---- tournaments -------------------------------------------------------- */
 
 static const char tournament_help[] =
-    "usage: arena tournament [options] [BOTS...]     (no BOTS: every registered bot)\n"
+    "usage: arena tournament [options] [BOTS...]     (no BOTS: every active bot)\n"
     "       arena tournament --resume                (carry on the last unfinished one)\n"
     "  --format F          round-robin (default), gauntlet (the first bot plays all others),\n"
     "                      or teams: 4-player games, 2 v 2, partners rotating over every split\n"
@@ -223,8 +223,9 @@ static int cmd_tournament(int argc, char **argv)
     } else {
         arena_bot *bots;
         int n = arena_db_bot_list(db, &bots);
-        for (int i = 0; i < n && i < 64; i++)
-            spec.bot[spec.nbots++] = bots[i].id;
+        for (int i = 0; i < n && spec.nbots < 64; i++)
+            if (!strcmp(bots[i].status, "active"))       /* not disabled or retired */
+                spec.bot[spec.nbots++] = bots[i].id;
         if (n > 0)
             free(bots);
     }

@@ -59,4 +59,10 @@ grep -q '^beta .*disabled.*says "hi",?then ?\[31mred' "$tmp/list.txt" || fail "t
 A bot enable beta >/dev/null
 [ "$(sql "SELECT status || '|' || status_reason FROM bots WHERE name = 'beta'")" = "active|" ] ||
   fail "enable"
+# A tournament of every bot takes the active ones: alpha@2 and beta, not
+# the retired alpha#1.
+A tournament --games 2 --concurrency 1 --quiet --memory-mb 0 >/dev/null
+[ "$(sql "SELECT count(DISTINCT s.bot_id), sum(b.version = '2'), sum(b.name = 'beta'),
+                 sum(b.status <> 'active') FROM match_seats s JOIN bots b ON b.id = s.bot_id")" = "2|2|2|0" ] ||
+  fail "tournament bots: $(sql 'SELECT DISTINCT bot_id FROM match_seats')"
 echo "bots: versions, statuses and lists as documented"
