@@ -255,9 +255,10 @@ typedef struct wc_observation {
 void wc_observe(const wc_state *s, int seat, wc_observation *out);
 /* A full state consistent with what `o` shows, for bots that search: the
  * viewer's coins as they are; each other seat's hidden coins are the ones
- * the public counts imply, dealt into hand, bag and face-down discards in
- * coin order. Draws come from `seed`. Only the top pending follow-up is
- * known to an observer, so deeper ones are dropped. */
+ * the public counts imply, dealt at random (from `seed`) into its hand, bag
+ * and face-down discards, so that every deal is equally likely. Later draws
+ * come from `seed` too. Only the top pending follow-up is known to an
+ * observer, so deeper ones are dropped. */
 void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s);
 
 /* ---- inspection --------------------------------------------------------- */

@@ -60,15 +60,28 @@ void wc_observe(const wc_state *s, int seat, wc_observation *o)
     }
 }
 
-/* Deals `n` coins into `zone` from the counts in `left`, lowest coin first. */
-static void deal_hidden(wc_state *s, int seat, int zone, int n, int left[WC_NCOINS])
+/* Deals another seat's hidden coins, the multiset `left`, at random into
+ * its hand, bag and face-down discards, `n[zone]` coins each: every
+ * arrangement of the coins over the zones is equally likely. */
+static void deal_hidden(wc_state *s, int seat, const int left[WC_NCOINS],
+                        const int n[3])
 {
-    for (int c = 0; c < WC_NCOINS && n > 0; c++)
-        while (left[c] > 0 && n > 0) {
-            s->coins[seat][zone][c]++;
-            left[c]--;
-            n--;
-        }
+    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
+    uint8_t pool[WC_NCOINS * 8];
+    int size = 0;
+    for (int c = 0; c < WC_NCOINS; c++)
+        for (int k = 0; k < left[c] && size < (int)sizeof pool; k++)
+            pool[size++] = (uint8_t)c;
+    for (int i = size - 1; i > 0; i--) {           /* Fisher-Yates */
+        int j = (int)wc_rng_below(&s->rng, (uint32_t)i + 1);
+        uint8_t t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    int next = 0;
+    for (int z = 0; z < 3; z++)
+        for (int k = 0; k < n[z] && next < size; k++)
+            s->coins[seat][zones[z]][pool[next++]]++;
 }
 
 void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s)
@@ -121,16 +134,24 @@ void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s)
             if (left[c] < 0)
                 left[c] = 0;
         }
-        deal_hidden(s, p, WC_HAND, o->hand_count[p], left);
-        deal_hidden(s, p, WC_BAG, o->bag_count[p], left);
-        deal_hidden(s, p, WC_DISCARD_DOWN, o->discard_down_count[p], left);
+        int counts[3] = { o->hand_count[p], o->bag_count[p], o->discard_down_count[p] };
+        deal_hidden(s, p, left, counts);
     }
     if (o->pending.kind != WC_NONE) {
         s->frames[0] = o->pending;
-        if (o->pending.kind == WC_FRAME_PRIEST && o->pending.arg == WC_HIDDEN)
-            for (int c = WC_NCOINS - 1; c >= 0; c--)      /* any coin it holds */
-                if (s->coins[o->pending.seat][WC_HAND][c])
+        if (o->pending.kind == WC_FRAME_PRIEST && o->pending.arg == WC_HIDDEN) {
+            /* The drawn coin: any coin of its hand, equally likely. */
+            const uint8_t *hand = s->coins[o->pending.seat][WC_HAND];
+            int total = wc_zone_total(s, o->pending.seat, WC_HAND);
+            int r = total ? (int)wc_rng_below(&s->rng, (uint32_t)total) : 0;
+            for (int c = 0; c < WC_NCOINS && total; c++) {
+                if (r < hand[c]) {
                     s->frames[0].arg = (uint8_t)c;
+                    break;
+                }
+                r -= hand[c];
+            }
+        }
         s->nframes = 1;
     }
 }
