@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The search bots in real matches under the real referee: a playout budget
+# and a seed replay an ismcts match exactly; it plays 4-player games; under
+# a tight time control and a wish for far more time it never loses on
+# time; its bench prints the same signature twice; pimc plays a match; bad
+# flags are one line and exit 2.
+# Usage: test_search_bots.sh REFEREE ISMCTS PIMC GREEDY
+set -euo pipefail
+referee=$1 ismcts=$2 pimc=$3 greedy=$4
+tmp=$(mktemp -d /tmp/ismcts-bot-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# --memory-mb 0: sanitizer builds of the bot need the address space. A
+# roomy clock, so that a loaded machine never cuts a playout budget short
+# (the bots stop early rather than lose on time, and a replay would differ).
+play() { "$referee" play --memory-mb 0 --move-ms 60000 --bank-ms 600000 "$@"; }
+hash_of() { sed -n 's/.*hash: \([0-9a-f]*\).*/\1/p' <<<"$1"; }
+
+# A seed and a playout budget replay the match; another seed plays another.
+one=$(play --seed 4 --record "$tmp/a.rec" --bot "$ismcts --playouts 150 --seed 9" --bot "$greedy")
+two=$(play --seed 4 --record "$tmp/b.rec" --bot "$ismcts --playouts 150 --seed 9" --bot "$greedy")
+other=$(play --seed 4 --bot "$ismcts --playouts 150 --seed 10" --bot "$greedy")
+[[ "$one" == *"reason: markers"* || "$one" == *"reason: round_limit"* ]] || fail "no real game: $one"
+[ -n "$(hash_of "$one")" ] && [ "$(hash_of "$one")" = "$(hash_of "$two")" ] ||
+  fail "same seed, another match: $one / $two"
+[ "$(hash_of "$one")" != "$(hash_of "$other")" ] || fail "the bot's seed changed nothing"
+cmp -s <(grep -v '^decision' "$tmp/a.rec") <(grep -v '^decision' "$tmp/b.rec") || fail "records differ"
+"$referee" replay "$tmp/a.rec" >/dev/null || fail "the record does not replay"
+
+# Four players, two teams, a search bot in each.
+four=$(play --players 4 --seed 2 --bot "$ismcts --playouts 60" --bot "$greedy" \
+       --bot "$greedy" --bot "$ismcts --playouts 60 --seed 2")
+[[ "$four" == *"reason: markers"* || "$four" == *"reason: round_limit"* ]] || fail "4 players: $four"
+
+# A tight clock and a bot asking for 5 s a decision: it keeps to the clock.
+tight=$(play --seed 6 --round-limit 10 --move-ms 150 --bank-ms 5000 --record "$tmp/t.rec" \
+        --bot "$ismcts --ms 5000" --bot "$greedy")
+[[ "$tight" != *timeout* ]] || fail "lost on time: $tight"
+slowest=$(awk '$1 == "decision" && $2 == 0 { if ($3 > m) m = $3 } END { print m + 0 }' "$tmp/t.rec")
+awk -v m="$slowest" 'BEGIN { exit !(m > 50) }' || fail "did not use its time: slowest $slowest ms"
+
+# The bench: the same signature twice.
+s1=$("$ismcts" --bench --playouts 200 | grep '^signature')
+s2=$("$ismcts" --bench --playouts 200 | grep '^signature')
+[ -n "$s1" ] && [ "$s1" = "$s2" ] || fail "bench signatures differ: '$s1' '$s2'"
+
+# pimc: a whole match, on the same driver.
+ab=$(play --seed 8 --bot "$greedy" --bot "$pimc --playouts 2 --depth 2")
+[[ "$ab" == *"reason: markers"* || "$ab" == *"reason: round_limit"* ]] || fail "pimc: $ab"
+
+"$ismcts" --help | grep -q -- '--playouts' || fail "--help"
+for args in "--playouts 0" "--playouts x" "--ms 10 --playouts 10" "--rollout smart" \
+            "--c -1" "--bogus" "--seed"; do
+  err=$("$ismcts" $args 2>&1 >/dev/null) && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] || fail "ismcts $args: exit $rc"
+  [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ "$err" == ismcts:* ]] || fail "ismcts $args: '$err'"
+done
+for args in "--depth 9" "--depth" "--c 1"; do
+  err=$("$pimc" $args 2>&1 >/dev/null) && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] && [[ "$err" == pimc:* ]] || fail "pimc $args: exit $rc, '$err'"
+done
+echo "1 passed, 0 failed"
