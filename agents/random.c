@@ -21,8 +21,13 @@ int main(void)
     bot_conn *bot = bot_connect("random", "1.0");
     if (!bot)
         return 1;
+    /* Seats draw apart: two copies facing each other must not mirror. */
+    int64_t seat = 0;
+    const char *seat_text = getenv("ARENA_SEAT");
+    if (seat_text && kv_i64(seat_text, 0, 63, &seat) < 0)
+        seat = 0;
     pcg32 rng;
-    pcg32_seed(&rng, seed, 11);
+    pcg32_seed(&rng, seed, 11 + (uint64_t)seat);
     bot_request req;
     while (bot_next(bot, &req) > 0)
         bot_answer(bot, &req, (int)pcg32_below(&rng, (uint32_t)req.nactions));

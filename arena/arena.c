@@ -30,45 +30,136 @@
 #include "arena_report.h"
 #include "arena_sprt.h"
 #include "arena_tourney.h"
-#include "game.h"
+#include "game_cli.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "zauth.h"
 
 /* ---- tournaments -------------------------------------------------------- */
 
-static const char tournament_help[] =
+static const char tournament_head[] =
     "usage: arena tournament [options] [BOTS...]     (no BOTS: every active bot)\n"
-    "       arena tournament --resume                (carry on the last unfinished one)\n"
-    "  --format F          round-robin (default), gauntlet (the first bot plays all others),\n"
-    "                      or teams: 4-player games, 2 v 2, partners rotating over every split\n"
-    "  --games N           games per pairing, even: seed pairs with seats swapped (default 10)\n"
-    "  --setup S           dealt (default), draft, first-game, gaugamela, bannockburn, crecy\n"
-    "  --concurrency K     local workers: matches at once here (default: the number of\n"
-    "                      cores); 0 with --listen: remote workers play every match\n"
-    "  --seed N            tournament seed; every match seed derives from it (default 1)\n"
-    "  --royal-guard R     2018 (default) or revised\n"
-    "  --round-limit N     rounds before a draw (default 100)\n"
-    "  --move-ms N, --bank-ms N, --handshake-ms N, --strikes N    time control (see referee)\n"
-    "  --elo-k K           live Elo K factor (default 16)\n"
-    "  --memory-mb N       each bot's real memory (its cgroup; where there is none, its\n"
-    "                      address space, which sanitizer builds of bots need lifted\n"
-    "                      with 0) (default 4096)\n"
-    "  --listen ENDPOINT   also take remote workers (tcp://*:7000; port * picks one, shown):\n"
-    "                      referee worker --connect tcp://HOST:PORT; a lost worker's match\n"
-    "                      is handed out again\n"
-    "  --curve-key FILE    encrypt the workers' link and admit only the workers whose\n"
-    "  --curve-workers FILE  public keys FILE lists (arena keygen; docker/README.md)\n"
-    "  --referee PATH      the referee binary (default: next to this one)\n"
-    "  --quiet             no progress, no standings\n"
+    "       arena tournament --resume                (carry on the last unfinished one)\n";
+static const char tournament_tail[] =
+    "The game's own options are the flags from --option on (see `referee games`).\n"
     "Running the same command again resumes it: stored matches are not played twice.\n";
+
+static int set_format(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    if ((*(int *)ctx = arena_format_parse(value)) >= 0)
+        return 0;
+    snprintf(err, size, "--format must be round-robin, gauntlet or teams, not '%s'", value);
+    return -1;
+}
+
+/* The game and its options into the spec, checked against the format:
+ * team games are games of two teams of two, and such a game is played as
+ * teams. A game with a "players" option (OpenSpiel's name for it) is set
+ * to 4 for --format teams unless the user chose. 0, or -1 with err. */
+static int fit_format(arena_spec *spec, game_options *o, char *err, size_t size)
+{
+    int seats, teams;
+    if (spec->format == ARENA_TEAMS && !game_options_given(o, "players"))
+        game_options_set(o, "players", "4", err, size);
+    if (game_shape(o, &seats, &teams, err, size) < 0)
+        return -1;
+    if (spec->format == ARENA_TEAMS && (seats != 4 || teams != 2)) {
+        snprintf(err, size, "--format teams needs 4 seats in 2 teams; these options give %d "
+                 "seats", seats);
+        return -1;
+    }
+    if (spec->format != ARENA_TEAMS && seats != 2) {
+        if (teams == 2)
+            snprintf(err, size, "%d-player tournaments pair bots into teams: use --format teams",
+                     seats);
+        else
+            snprintf(err, size, "the arena plans 2-seat games and 2 v 2 teams; these options "
+                     "give %d seats, each its own", seats);
+        return -1;
+    }
+    snprintf(spec->game, sizeof spec->game, "%s", game_options_game(o)->name);
+    if (game_options_format(o, spec->options, sizeof spec->options) >= sizeof spec->options) {
+        snprintf(err, size, "the game's options are too long");
+        return -1;
+    }
+    return 0;
+}
+
+/* Parses the tournament's flags into spec and run. 0, 1 for --help, 2
+ * after a reported error. */
+static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *run,
+                            char *referee, size_t referee_size, int *resume, const char **names,
+                            int *nnames)
+{
+    char err[512];
+    const char *referee_flag = NULL;
+    const game_api *g = game_cli_game(argc, argv, err, sizeof err);
+    if (!g)
+        return ac_fail("%s", err);
+    game_options *o = game_options_new(g);
+    const cli_flag flags[] = {
+        CLI_CALL("--format", "F", "round-robin (default), gauntlet (the first bot plays all "
+                 "others), or teams (2 v 2, partners rotating over every split)", set_format,
+                 &spec->format),
+        CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
+                "swapped (default 10)", &spec->games, 1, 1000000),
+        CLI_NUM("--concurrency", CLI_INT, "K", "local workers: matches at once here (default: "
+                "the number of cores); 0 with --listen: remote workers play every match",
+                &run->concurrency, 0, 128),
+        CLI_ARG("--seed", CLI_U64, "N", "tournament seed; every match seed derives from it "
+                "(default 1)", &spec->seed),
+        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &spec->move_ms, 1,
+                36000000),
+        CLI_NUM("--bank-ms", CLI_I64, "N", "time bank (default 10000)", &spec->bank_ms, 0,
+                36000000),
+        CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
+                &spec->handshake_ms, 1, 36000000),
+        CLI_NUM("--strikes", CLI_INT, "N", "strikes before a forfeit (see referee play)",
+                &spec->strikes, 0, 36000000),
+        CLI_NUM("--elo-k", CLI_F64, "K", "live Elo K factor (default 16)", &spec->elo_k, 1e-9,
+                400),
+        CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's real memory (its cgroup; where there "
+                "is none, its address space, which sanitizer builds of bots need lifted with 0) "
+                "(default 4096)", &spec->memory_mb, 0, (int64_t)1 << 30),
+        CLI_ARG("--listen", CLI_STR, "ENDPOINT", "also take remote workers (tcp://*:7000; port "
+                "* picks one, shown): referee worker --connect tcp://HOST:PORT; a lost worker's "
+                "match is handed out again", &run->remote.listen),
+        CLI_ARG("--curve-key", CLI_STR, "FILE", "encrypt the workers' link (arena keygen; "
+                "docker/README.md), with --curve-workers", &run->remote.curve_key),
+        CLI_ARG("--curve-workers", CLI_STR, "FILE", "admit only the workers whose public keys "
+                "FILE lists", &run->remote.curve_workers),
+        CLI_ARG("--referee", CLI_STR, "PATH", "the referee binary (default: next to this one)",
+                &referee_flag),
+        CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", resume),
+        CLI_ARG("--quiet", CLI_SWITCH, NULL, "no progress, no standings", &run->quiet),
+        CLI_END,
+    };
+    cli_flag *game_flags = o ? game_cli_flags(o) : NULL;
+    cli_flag *all = game_flags ? cli_join(flags, game_flags) : NULL;
+    int rc = 0, got = all ? cli_parse(all, argc, argv, names, nnames, 64, err, sizeof err) : -1;
+    if (!all) {
+        rc = ac_fail("out of memory");
+    } else if (got == 1) {
+        fputs(tournament_head, stdout);
+        cli_help(stdout, all);
+        fputs(tournament_tail, stdout);
+        rc = 1;
+    } else if (got < 0) {
+        rc = ac_fail(strncmp(err, "unknown option", 14) ? "%s" : "%s (see arena tournament --help)",
+                  err);
+    } else if (fit_format(spec, o, err, sizeof err) < 0) {
+        rc = ac_fail("%s", err);
+    } else if (referee_flag) {
+        snprintf(referee, referee_size, "%s", referee_flag);
+    }
+    free(all);
+    free(game_flags);
+    game_options_free(o);
+    return rc;
+}
 
 static int cmd_tournament(int argc, char **argv)
 {
-    if (ac_help(argc, argv)) {
-        fputs(tournament_help, stdout);
-        return 0;
-    }
     arena_spec spec;
     arena_spec_default(&spec);
     arena_run run = { 0 };
@@ -77,117 +168,17 @@ static int cmd_tournament(int argc, char **argv)
     char referee[PATH_MAX + 32], err[512];
     cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
-    const game_api *g = &game_warchest;
-    char gopts[1024];
-    g->options_default(gopts);
-    int resume = 0;
+    int resume = 0, nnames = 0;
     const char *names[64];
-    int nnames = 0;
-    int64_t v;
-    for (int i = 0; i < argc; i++) {
-        const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (f[0] != '-') {
-            if (nnames == 64)
-                return ac_fail("at most 64 bots in a tournament");
-            names[nnames++] = f;
-            continue;
-        }
-        if (!strcmp(f, "--resume")) {
-            resume = 1;
-            continue;
-        }
-        if (!strcmp(f, "--quiet")) {
-            run.quiet = 1;
-            continue;
-        }
-        static const char *const valued[] = {
-            "--format", "--games", "--concurrency", "--seed", "--elo-k", "--setup",
-            "--royal-guard", "--round-limit", "--move-ms", "--bank-ms", "--handshake-ms",
-            "--strikes", "--listen", "--referee", "--players", "--memory-mb", "--curve-key",
-            "--curve-workers", NULL };
-        int known = 0;
-        for (int k = 0; valued[k]; k++)
-            known = known || !strcmp(f, valued[k]);
-        if (!known)
-            return ac_fail("unknown option '%s' (see arena tournament --help)", f);
-        if (!val)
-            return ac_fail("%s needs a value", f);
-        i++;
-        const char *key = NULL;
-        if (!strcmp(f, "--format")) {
-            if ((spec.format = arena_format_parse(val)) < 0)
-                return ac_fail("--format must be round-robin, gauntlet or teams, not '%s'", val);
-        } else if (!strcmp(f, "--games")) {
-            if (kv_i64(val, 1, 1000000, &v) < 0)
-                return ac_fail("--games wants a positive whole number, not '%s'", val);
-            spec.games = (int)v;
-        } else if (!strcmp(f, "--concurrency")) {
-            if (kv_i64(val, 0, 128, &v) < 0)
-                return ac_fail("--concurrency must be from 0 to 128, not '%s'", val);
-            run.concurrency = (int)v;
-        } else if (!strcmp(f, "--seed")) {
-            if (kv_u64(val, &spec.seed) < 0)
-                return ac_fail("--seed wants a whole number, not '%s'", val);
-        } else if (!strcmp(f, "--elo-k")) {
-            char *end;
-            spec.elo_k = strtod(val, &end);
-            if (*end || !(spec.elo_k > 0 && spec.elo_k <= 400))
-                return ac_fail("--elo-k must be a number from 0 to 400, not '%s'", val);
-        } else if (!strcmp(f, "--setup")) {
-            key = "setup";
-        } else if (!strcmp(f, "--players")) {
-            key = "players";
-        } else if (!strcmp(f, "--royal-guard")) {
-            key = "royal_guard";
-        } else if (!strcmp(f, "--round-limit")) {
-            key = "round_limit";
-        } else if (!strcmp(f, "--move-ms") || !strcmp(f, "--bank-ms") ||
-                   !strcmp(f, "--handshake-ms") || !strcmp(f, "--strikes")) {
-            if (kv_i64(val, f[2] == 's' ? 0 : 1, 36000000, &v) < 0)
-                return ac_fail("bad value for %s: '%s'", f, val);
-            if (f[2] == 'm') spec.move_ms = v;
-            else if (f[2] == 'b') spec.bank_ms = v;
-            else if (f[2] == 'h') spec.handshake_ms = v;
-            else spec.strikes = (int)v;
-        } else if (!strcmp(f, "--memory-mb")) {
-            if (kv_i64(val, 0, (int64_t)1 << 30, &v) < 0)
-                return ac_fail("--memory-mb wants a whole number of megabytes (0: no limit), not '%s'",
-                            val);
-            spec.memory_mb = v;
-        } else if (!strcmp(f, "--listen")) {
-            run.remote.listen = val;
-        } else if (!strcmp(f, "--curve-key")) {
-            run.remote.curve_key = val;
-        } else if (!strcmp(f, "--curve-workers")) {
-            run.remote.curve_workers = val;
-        } else if (!strcmp(f, "--referee")) {
-            snprintf(referee, sizeof referee, "%s", val);
-        } else {
-            return ac_fail("unknown option '%s' (see arena tournament --help)", f);
-        }
-        if (key) {
-            const char *why = g->options_set(gopts, key, val);
-            if (why)
-                return ac_fail("%s", why);
-        }
-    }
+    int flagged = tournament_flags(argc, argv, &spec, &run, referee, sizeof referee, &resume,
+                                   names, &nnames);
+    if (flagged)
+        return flagged == 1 ? 0 : 2;
     if (run.concurrency == 0 && !run.remote.listen)
         return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
     if ((run.remote.curve_key || run.remote.curve_workers) &&
         !(run.remote.curve_key && run.remote.curve_workers && run.remote.listen))
         return ac_fail("--curve-key and --curve-workers go together, with --listen");
-    /* Team games are the 4-player game; the 4-player game is team games. */
-    g->options_format(gopts, spec.options, sizeof spec.options);
-    int four = strstr(spec.options, "players=4") != NULL;
-    if (spec.format == ARENA_TEAMS && !four) {
-        const char *why = g->options_set(gopts, "players", "4");
-        if (why)
-            return ac_fail("%s", why);
-    } else if (spec.format != ARENA_TEAMS && four) {
-        return ac_fail("4-player tournaments pair bots into teams: use --format teams");
-    }
-    g->options_format(gopts, spec.options, sizeof spec.options);
-
     arena_db *db;
     if (arena_db_open(&db, ac_db_path, 0, err, sizeof err) < 0)
         return ac_fail("%s%s", err, access(ac_db_path, F_OK) != 0
@@ -448,14 +439,14 @@ static int cmd_rerun(int argc, char **argv)
         c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
     }
     arena_db_close(db);
-    char err[512], options[1024];
-    g->options_default(options);
+    char err[512] = "out of memory";
+    game_options *options = game_options_new(g);
     c.game = g;
     c.options = options;
     c.seed = m.seed;
     c.nbots = m.seats;
     ref_record_init(&fresh);
-    if (game_options_parse(g, options, m.options, err, sizeof err) < 0 ||
+    if (!options || game_options_parse(options, m.options, err, sizeof err) < 0 ||
         ref_match_play(&c, &fresh, err, sizeof err) < 0) {
         rc = ac_fail("rerun failed: %s", err);
         goto out;
@@ -479,6 +470,7 @@ static int cmd_rerun(int argc, char **argv)
         rc = 1;
     }
 out:
+    game_options_free(options);
     ref_record_free(&old);
     ref_record_free(&fresh);
     arena_match_free(&m);
@@ -526,9 +518,7 @@ static int cmd_sprt(int argc, char **argv)
         if (!val)
             return ac_fail("%s needs a value", f);
         if (dst) {
-            char *end;
-            *dst = strtod(val, &end);
-            if (*end || end == val)
+            if (kv_f64(val, -1e9, 1e9, dst) < 0)
                 return ac_fail("%s wants a number, not '%s'", f, val);
         } else if (!strcmp(f, "--tournament")) {
             if (kv_i64(val, 1, INT64_MAX, &tid) < 0)

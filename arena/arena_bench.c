@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "arena_bench.h"
+#include "cli.h"
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_tourney.h"
@@ -59,15 +60,23 @@ static double run_once(const char *dir, int concurrency, int games, const char *
 int arena_bench_main(int argc, char **argv, const char *referee, const char *bot)
 {
     int games = 60;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--games") && i + 1 < argc)
-            games = atoi(argv[++i]);
-        else {
-            fprintf(stderr, "arena: usage: arena bench [--games N]\n");
-            return 2;
-        }
+    char err[256];
+    const cli_flag flags[] = {
+        CLI_NUM("--games", CLI_INT, "N", "matches per measurement, even (default 60)", &games, 2,
+                1000000),
+        CLI_END,
+    };
+    int got = cli_parse(flags, argc, argv, NULL, NULL, 0, err, sizeof err);
+    if (got == 1) {
+        printf("usage: arena bench [--games N]   matches per minute at concurrency 1 and 2\n");
+        cli_help(stdout, flags);
+        return 0;
     }
-    if (games < 2 || games % 2) {
+    if (got < 0) {
+        fprintf(stderr, "arena: bench: %s\n", err);
+        return 2;
+    }
+    if (games % 2) {
         fprintf(stderr, "arena: bench --games must be a positive even number\n");
         return 2;
     }

@@ -23,6 +23,7 @@
 #include "arena_pool.h"
 #include "clk.h"
 #include "mps.h"
+#include "ref_worker.h"
 #include "mpw.h"
 
 #define MAX_WORKERS 256
@@ -54,6 +55,7 @@ struct arena_pool {
     zauth_key *allowed;           /* the workers' public keys it admits */
     int      nallowed;
     msgpack_sbuffer sb;
+    char     fatal[256];          /* why the pool cannot go on: a local worker refused */
 };
 
 static int start_local(arena_pool *p, char *err, size_t size)
@@ -238,7 +240,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     msgpack_pack_map(&pk, job->memory_mb >= 0 ? 9 : 8);
     mpw_str(&pk, "type");    mpw_str(&pk, "job");
     mpw_str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
-    mpw_str(&pk, "game");    mpw_str(&pk, "warchest");
+    mpw_str(&pk, "game");    mpw_str(&pk, job->game);
     mpw_str(&pk, "options"); mpw_str(&pk, job->options);
     mpw_str(&pk, "seed");    msgpack_pack_uint64(&pk, job->seed);
     mpw_str(&pk, "bots");
@@ -338,6 +340,31 @@ static char *dup_str(const msgpack_object *map, const char *key)
     return s;
 }
 
+/* A worker that speaks another link protocol is told to stop and never
+ * given a job: it would misread them. 1 when refused. */
+static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m)
+{
+    int64_t version = -1, pid = 0;
+    if (mps_get_int(m, "protocol", &version) == 0 && version == REF_WORKER_PROTOCOL)
+        return 0;
+    mps_get_int(m, "pid", &pid);
+    fprintf(stderr, "arena: refused a worker (pid %" PRId64 ") that speaks link protocol %" PRId64
+                    "; this arena speaks %d: run a referee of the same version\n",
+            pid, version, REF_WORKER_PROTOCOL);
+    msgpack_packer pk;
+    mpw_begin(&p->sb, &pk);
+    mpw_message(&pk, "stop", 1);
+    mpw_str(&pk, "reason");
+    mpw_str(&pk, "protocol_version");
+    if (zmq_send(p->sock, id, idlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0)
+        zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT);
+    for (int k = 0; k < p->nlocal; k++)
+        if (p->local[k] == (pid_t)pid)     /* our own referee: restarting it cannot help */
+            snprintf(p->fatal, sizeof p->fatal, "this arena's referee speaks worker link "
+                     "protocol %" PRId64 ", the arena %d", version, REF_WORKER_PROTOCOL);
+    return 1;
+}
+
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
                   arena_job_result *out)
@@ -346,6 +373,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     if (mps_get_str(m, "type", type, sizeof type) < 0)
         return 0;
     worker *w = find_worker(p, id, idlen);
+    if (!strcmp(type, "ready") && !w && refuse_version(p, id, idlen, m))
+        return 0;
     if (!strcmp(type, "ready")) {
         if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
             memcpy(w->identity, id, idlen);
@@ -421,6 +450,10 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
         zmq_msg_close(&body);
         if (got)
             return 1;
+        if (p->fatal[0]) {
+            snprintf(err, size, "%s", p->fatal);
+            return -1;
+        }
     }
 }
 

@@ -16,12 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "zauth.h"
+#include "game.h"
 
 typedef struct arena_pool arena_pool;
 
 typedef struct arena_job {
     int64_t  id;                  /* the caller's: a game_index */
-    char     options[512];        /* game options text */
+    char     game[32];            /* the game's name */
+    char     options[GAME_OPTIONS_TEXT_MAX + 1];   /* its options' text */
     uint64_t seed;
     int      nbots;
     char     cmd[4][1024];

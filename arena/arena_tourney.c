@@ -13,15 +13,20 @@
 #include "arena_tourney.h"
 #include "clk.h"
 #include "game.h"
+#include "kv.h"
 #include "ref_record.h"
 
 void arena_spec_default(arena_spec *s)
 {
     memset(s, 0, sizeof *s);
-    snprintf(s->game, sizeof s->game, "%s", game_legacy()->name);
     s->format = ARENA_ROUND_ROBIN;
     s->games = 10;
-    snprintf(s->options, sizeof s->options, "players=2 setup=dealt royal_guard=2018 round_limit=100");
+    const game_api *g = game_default();
+    snprintf(s->game, sizeof s->game, "%s", g->name);
+    game_options *o = game_options_new(g);
+    if (o)
+        game_options_format(o, s->options, sizeof s->options);
+    game_options_free(o);
     s->seed = 1;
     s->move_ms = 1000;
     s->bank_ms = 10000;
@@ -169,15 +174,14 @@ static void progress(arena_db *db, int64_t tid, int done, int total, int started
 static int seat_teams(const game_api *g, const char *options, uint64_t seed, int seats,
                       int *team, char *err, size_t size)
 {
-    void *opts = calloc(1, g->options_size ? g->options_size : 1);
+    game_options *opts = game_options_new(g);
     void *state = malloc(g->state_size);
     int rc = -1;
     if (!opts || !state) {
         snprintf(err, size, "out of memory");
         goto out;
     }
-    g->options_default(opts);
-    if (game_options_parse(g, opts, options, err, size) < 0)
+    if (game_options_parse(opts, options, err, size) < 0)
         goto out;
     const char *why = g->init(state, opts, seed);
     if (why) {
@@ -188,7 +192,7 @@ static int seat_teams(const game_api *g, const char *options, uint64_t seed, int
         team[i] = g->team_of(state, i);
     rc = 0;
 out:
-    free(opts);
+    game_options_free(opts);
     free(state);
     return rc;
 }
@@ -250,6 +254,7 @@ static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, a
 {
     memset(job, 0, sizeof *job);
     job->id = g->index;
+    snprintf(job->game, sizeof job->game, "%s", spec->game);
     snprintf(job->options, sizeof job->options, "%s", spec->options);
     job->seed = g->seed;
     job->nbots = g->seats;

@@ -10,12 +10,13 @@
 #include <stdint.h>
 #include "arena_db.h"
 #include "arena_pool.h"
+#include "game.h"
 
 typedef struct arena_spec {
     char     game[32];            /* the game's registry name */
     int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS */
     int      games;               /* per pairing, even */
-    char     options[512];        /* game options text */
+    char     options[GAME_OPTIONS_TEXT_MAX + 1];   /* its options' canonical text */
     uint64_t seed;
     int      nbots;
     int64_t  bot[ARENA_MAX_BOTS]; /* bot ids, in order (gauntlet: first is the hero) */
@@ -32,6 +33,7 @@ typedef struct arena_run {
     int  quiet;                   /* no progress */
 } arena_run;
 
+/* The default game with its default options, round-robin, 10 games. */
 void arena_spec_default(arena_spec *s);
 /* A spec is stored as its tournament's columns, which identify it: the
  * same spec finds the same tournament. From a stored tournament back to

@@ -34,6 +34,15 @@ int kv_u64(const char *text, uint64_t *out)
     return 0;
 }
 
+int kv_x64(const char *text, uint64_t *out)
+{
+    size_t n = text ? strspn(text, "0123456789abcdefABCDEF") : 0;
+    if (n == 0 || n > 16 || text[n])
+        return -1;
+    *out = strtoull(text, NULL, 16);
+    return 0;
+}
+
 int kv_f64(const char *text, double lo, double hi, double *out)
 {
     char *end;

@@ -15,6 +15,8 @@
 int kv_i64(const char *text, int64_t lo, int64_t hi, int64_t *out);
 /* A whole decimal number from 0 to 2^64-1, no sign: 0, or -1. */
 int kv_u64(const char *text, uint64_t *out);
+/* 1 to 16 hexadecimal digits, nothing else (a hash): 0, or -1. */
+int kv_x64(const char *text, uint64_t *out);
 /* A finite real number in [lo, hi]: 0, or -1. */
 int kv_f64(const char *text, double lo, double hi, double *out);
 

@@ -4,7 +4,7 @@
  * A pure library: no I/O, no globals, no hidden state. The tournament
  * runner records results and calls in here to turn them into ratings,
  * confidence intervals and stop/continue verdicts; nothing in here knows
- * about War Chest or about bots.
+ * about any game or about bots.
  *
  * Scale. Every rating and difference is "logistic Elo": a difference of D
  * means an expected score of 1 / (1 + 10^(-D/400)) for the higher player.

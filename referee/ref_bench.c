@@ -25,6 +25,7 @@
 #include <zmq.h>
 #include "cli.h"
 #include "kv.h"
+#include "game_cli.h"
 #include "ref_bench.h"
 #include "ref_match.h"
 #include "ref_sandbox.h"
@@ -40,13 +41,17 @@ static int64_t now_us(void)
 }
 
 /* The request payloads of one random game, as the referee would send. */
-static int game_requests(const game_api *g, uint64_t seed, msgpack_sbuffer **out)
+static int game_requests(const game_options *options, uint64_t seed, msgpack_sbuffer **out)
 {
-    char options[512];
+    const game_api *g = game_options_game(options);
     void *state = malloc(g->state_size);
     game_action *legal = malloc(GAME_MAX_ACTIONS * sizeof *legal);
-    g->options_default(options);
-    g->init(state, options, seed);
+    if (!state || !legal || g->init(state, options, seed)) {
+        free(state);
+        free(legal);
+        *out = NULL;
+        return 0;
+    }
     pcg32 rng;
     pcg32_seed(&rng, seed, 5);
     int n = 0, cap = 1024;
@@ -203,30 +208,46 @@ static double start_ms(const ref_sandbox *sb, const char *bot, const ref_limits 
     return median(ms, STARTS);
 }
 
+static int bench_with(game_options *options, int games, const char *bot, const char *lean);
+
 int ref_bench_main(int argc, char **argv)
 {
     int games = 25;
-    char bot[PATH_MAX + 32], lean[PATH_MAX + 32];
-    cli_sibling("../agents/random", bot, sizeof bot);
+    char bot_path[PATH_MAX + 32], lean[PATH_MAX + 32], err[512];
+    const char *bot = bot_path;
+    cli_sibling("../agents/random", bot_path, sizeof bot_path);
     cli_sibling("bench-bot", lean, sizeof lean);
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--games") && i + 1 < argc)
-            games = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bot") && i + 1 < argc)
-            snprintf(bot, sizeof bot, "%s", argv[++i]);
-        else {
-            fprintf(stderr, "referee: usage: referee bench [--games N] [--bot CMD]\n");
-            return 2;
-        }
+    const game_api *g = game_cli_game(argc, argv, err, sizeof err);
+    game_options *options = g ? game_options_new(g) : NULL;
+    cli_flag *game_flags = options ? game_cli_flags(options) : NULL;
+    const cli_flag flags[] = {
+        CLI_NUM("--games", CLI_INT, "N", "matches per bot (default 25)", &games, ROUNDS, 1000000),
+        CLI_ARG("--bot", CLI_STR, "CMD", "the SDK bot to measure (default agents/random)", &bot),
+        CLI_END,
+    };
+    cli_flag *all = game_flags ? cli_join(flags, game_flags) : NULL;
+    int got = all ? cli_parse(all, argc - 2, argv + 2, NULL, NULL, 0, err, sizeof err) : -1;
+    int rc = 2;
+    if (got == 1) {
+        printf("usage: referee bench [options]   decisions per second, referee against raw\n");
+        cli_help(stdout, all);
+        rc = 0;
+    } else if (got < 0) {
+        fprintf(stderr, "referee: bench: %s\n", g && all ? err : g ? "out of memory" : err);
+    } else if (access(bot, X_OK) != 0 || access(lean, X_OK) != 0) {
+        fprintf(stderr, "referee: bench needs runnable bots (%s, %s)\n", bot, lean);
+    } else {
+        rc = bench_with(options, games, bot, lean);
     }
-    if (games < ROUNDS || access(bot, X_OK) != 0 || access(lean, X_OK) != 0) {
-        fprintf(stderr, "referee: bench needs --games >= %d and runnable bots (%s, %s)\n",
-                ROUNDS, bot, lean);
-        return 2;
-    }
-    const game_api *g = &game_warchest;
-    char options[512];
-    g->options_default(options);
+    free(all);
+    free(game_flags);
+    game_options_free(options);
+    return rc;
+}
+
+static int bench_with(game_options *options, int games, const char *bot, const char *lean)
+{
+    const game_api *g = game_options_game(options);
     ref_config c;
     ref_config_default(&c);
     c.game = g;
@@ -240,7 +261,11 @@ int ref_bench_main(int argc, char **argv)
     ref_proc_init_supervisor();
 
     msgpack_sbuffer *payloads;
-    int npayloads = game_requests(g, 1, &payloads);
+    int npayloads = game_requests(options, 1, &payloads);
+    if (npayloads == 0) {
+        fprintf(stderr, "referee: bench: these options make no game\n");
+        return 2;
+    }
     size_t bytes = 0;
     for (int i = 0; i < npayloads; i++)
         bytes += payloads[i].size;

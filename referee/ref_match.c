@@ -499,7 +499,7 @@ static void greet(match *m, int i, const msgpack_object *hello)
 {
     seat *s = &m->seats[i];
     ref_record *r = m->rec;
-    char type[16], token[64], options[512];
+    char type[16], token[64];
     int64_t protocol;
     if (s->greeted) {
         forfeit(m, i, REF_OUT_OF_TURN, "seat %d: a second hello, or a message before its "
@@ -529,9 +529,8 @@ static void greet(match *m, int i, const msgpack_object *hello)
     s->identity_len = s->last_identity_len;
     s->fd = s->last_fd;
     s->greeted = 1;
-    m->g->options_format(m->cfg->options, options, sizeof options);
     m->sb.size = 0;
-    ref_msg_welcome(&m->sb, m->g, options, i, m->n, m->g->team_of(m->state, i),
+    ref_msg_welcome(&m->sb, m->g, r->options, i, m->n, m->g->team_of(m->state, i),
                     (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
     send_msg(m, i);
 }
@@ -794,9 +793,8 @@ static void play(match *m)
 static void finish(match *m)
 {
     ref_record *r = m->rec;
-    if (!m->over && m->g->result(m->state, r->score, r->reason, sizeof r->reason)) {
-        snprintf(r->detail, sizeof r->detail, "%s",
-                 strcmp(r->reason, "markers") == 0 ? "all markers placed" : "round limit reached");
+    if (!m->over && m->g->result(m->state, r->score, r->reason, sizeof r->reason, r->detail,
+                                 sizeof r->detail)) {
         r->culprit = -1;
     }
     /* Everyone hears the last decisions before the end. */
@@ -884,7 +882,10 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
         goto out;
     }
     snprintf(rec->game, sizeof rec->game, "%s", m.g->name);
-    m.g->options_format(c->options, rec->options, sizeof rec->options);
+    if (game_options_format(c->options, rec->options, sizeof rec->options) >= sizeof rec->options) {
+        snprintf(err, size, "the game's options are too long for a record");
+        goto out;
+    }
     rec->seed = c->seed;
     rec->seats = m.n;
     m.sandbox = ref_sandbox_get(c->sandbox, err, size);

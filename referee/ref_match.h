@@ -18,7 +18,7 @@
 
 typedef struct ref_config {
     const game_api *game;
-    const void *options;          /* the game's, already parsed */
+    const game_options *options;  /* the game's, already parsed */
     uint64_t seed;
     int      nbots;
     const char *bot_cmd[GAME_MAX_SEATS];

@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "kv.h"
+#include "ref_match.h"
 #include "ref_record.h"
 
 void ref_record_init(ref_record *r)
@@ -70,8 +72,8 @@ static int parse_bot(ref_record *r, char *rest)
     char *idx = strtok_r(rest, " ", &save), *name = strtok_r(NULL, " ", &save), *ver = strtok_r(NULL, " ", &save);
     if (!idx || !name || !ver)
         return -1;
-    int i = atoi(idx);
-    if (i < 0 || i >= GAME_MAX_SEATS || i != r->seats)
+    int64_t i;
+    if (kv_i64(idx, 0, GAME_MAX_SEATS - 1, &i) < 0 || i != r->seats)
         return -1;
     snprintf(r->name[i], sizeof r->name[i], "%s", strcmp(name, "-") ? name : "");
     snprintf(r->version[i], sizeof r->version[i], "%s", strcmp(ver, "-") ? ver : "");
@@ -87,12 +89,11 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     game_action a;
     if (!seat || !ms || !how || !action || !g || g->parse(action, &a) < 0)
         return -1;
-    char *end;
-    double t = strtod(ms, &end);
-    int s = atoi(seat);
-    if (*end || t < 0 || t > 4e6 || s < 0 || s >= r->seats)
+    double t;
+    int64_t s;
+    if (kv_f64(ms, 0, 4e6, &t) < 0 || kv_i64(seat, 0, r->seats - 1, &s) < 0)
         return -1;
-    return ref_record_add(r, s, a, (uint32_t)(t * 1000.0 + 0.5), strcmp(how, "random") == 0);
+    return ref_record_add(r, (int)s, a, (uint32_t)(t * 1000.0 + 0.5), strcmp(how, "random") == 0);
 }
 
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
@@ -123,10 +124,7 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         } else if (!strcmp(line, "options")) {
             snprintf(r->options, sizeof r->options, "%s", rest);
         } else if (!strcmp(line, "seed")) {
-            char *end;
-            errno = 0;
-            r->seed = strtoull(rest, &end, 10);
-            bad = errno || !*rest || *end;
+            bad = kv_u64(rest, &r->seed) < 0;
         } else if (!strcmp(line, "isolation")) {
             snprintf(r->isolation, sizeof r->isolation, "%s", rest);
         } else if (!strcmp(line, "bot")) {
@@ -136,22 +134,19 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         } else if (!strcmp(line, "result")) {
             char *save = NULL, *tok = strtok_r(rest, " ", &save);
             for (int i = 0; i < r->seats; i++, tok = strtok_r(NULL, " ", &save)) {
-                if (!tok)
+                if (!tok || kv_f64(tok, 0, 1, &r->score[i]) < 0)
                     bad = 1;
-                else
-                    r->score[i] = atof(tok);
             }
         } else if (!strcmp(line, "reason")) {
             snprintf(r->reason, sizeof r->reason, "%s", rest);
         } else if (!strcmp(line, "culprit")) {
-            r->culprit = strcmp(rest, "-") ? atoi(rest) : -1;
-            bad = r->culprit >= r->seats;
+            int64_t c = -1;
+            bad = strcmp(rest, "-") && kv_i64(rest, 0, r->seats - 1, &c) < 0;
+            r->culprit = (int)c;
         } else if (!strcmp(line, "detail")) {
             snprintf(r->detail, sizeof r->detail, "%s", rest);
         } else if (!strcmp(line, "hash")) {
-            char *end;
-            r->hash = strtoull(rest, &end, 16);
-            bad = !*rest || *end;
+            bad = kv_x64(rest, &r->hash) < 0;
             have_hash = 1;
         } else {
             bad = 1;
@@ -172,23 +167,31 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
     return 0;
 }
 
-/* A forfeit ends a match the game itself has not ended. */
-static int is_game_reason(const char *reason)
+/* A forfeit ends a match the game itself has not ended; every other
+ * reason is the game's own. */
+static int is_forfeit(const char *reason)
 {
-    return !strcmp(reason, "markers") || !strcmp(reason, "round_limit");
+    static const char *const codes[] = { REF_TIMEOUT, REF_CRASH, REF_EXIT, REF_DISCONNECT,
+                                         REF_MALFORMED, REF_OVERSIZED, REF_ILLEGAL,
+                                         REF_BAD_TOKEN, REF_UNKNOWN_ID, REF_OUT_OF_TURN,
+                                         REF_PROTOCOL, NULL };
+    for (int i = 0; codes[i]; i++)
+        if (!strcmp(reason, codes[i]))
+            return 1;
+    return 0;
 }
 
 int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t size)
 {
-    void *options = calloc(1, g->options_size), *state = calloc(1, g->state_size);
+    game_options *options = game_options_new(g);
+    void *state = calloc(1, g->state_size);
     game_action *legal = malloc(GAME_MAX_ACTIONS * sizeof *legal);
     int rc = -1;
     if (!options || !state || !legal) {
         snprintf(err, size, "out of memory");
         goto out;
     }
-    g->options_default(options);
-    if (game_options_parse(g, options, r->options, err, size) < 0)
+    if (game_options_parse(options, r->options, err, size) < 0)
         goto out;
     const char *why = g->init(state, options, r->seed);
     if (why) {
@@ -218,9 +221,9 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
         g->apply(state, d->action);
     }
     double score[GAME_MAX_SEATS];
-    char reason[64];
-    int over = g->result(state, score, reason, sizeof reason);
-    if (is_game_reason(r->reason)) {
+    char reason[64], detail[256];
+    int over = g->result(state, score, reason, sizeof reason, detail, sizeof detail);
+    if (!is_forfeit(r->reason)) {
         if (!over || strcmp(reason, r->reason)) {
             snprintf(err, size, "the game %s, the record says it ended by %s",
                      over ? "ended otherwise" : "is not over", r->reason);
@@ -262,7 +265,7 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
     }
     rc = 0;
 out:
-    free(options);
+    game_options_free(options);
     free(state);
     free(legal);
     return rc;

@@ -3,18 +3,18 @@
  * check it, as a small line-based text file a person can read and diff.
  *
  *   arena-record 1
- *   game warchest
- *   options players=2 setup=dealt royal_guard=2018 round_limit=100
+ *   game GAME                   (a name games/registry.c lists)
+ *   options KEY=VALUE ...       (the game's options, canonical text)
  *   seed 42
  *   isolation auto env cgroup(v1: memory pids cpu cpuacct freezer) uid ns(...)
  *   bot 0 random 1.0
  *   bot 1 greedy 1.0
- *   decision 0 0.412 - deploy archer d4
- *   decision 1 0.380 random pass royal      (substituted after a strike)
+ *   decision 0 0.412 - ACTION   (in the game's notation)
+ *   decision 1 0.380 random ACTION          (substituted after a strike)
  *   result 0 1
- *   reason markers
+ *   reason REASON               (the game's own, or a forfeit's)
  *   culprit -
- *   detail all markers placed
+ *   detail A SENTENCE
  *   hash 9a242d72fa7cc135
  *
  * The isolation line says how the bots were sandboxed (ref_sandbox.h);
@@ -41,7 +41,7 @@ typedef struct ref_decision {
 
 typedef struct ref_record {
     char     game[32];
-    char     options[512];
+    char     options[GAME_OPTIONS_TEXT_MAX + 1];
     uint64_t seed;
     int      seats;
     char     isolation[256];   /* the bots' sandbox; "" when not recorded */
@@ -50,7 +50,7 @@ typedef struct ref_record {
     ref_decision *decisions;
     size_t   ndecisions, capacity;
     double   score[GAME_MAX_SEATS];
-    char     reason[32];       /* markers, round_limit, timeout, crash, ... */
+    char     reason[32];       /* the game's own, or a forfeit (timeout, crash, ...) */
     int      culprit;          /* the seat that forfeited, or -1 */
     char     detail[256];
     uint64_t hash;             /* of the final state */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zmq.h>
 #include "clk.h"
+#include "kv.h"
 #include "mps.h"
 #include "mpw.h"
 #include "ref_match.h"
@@ -92,7 +93,7 @@ static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, ref_rec
                     const game_api **game,
                     char *err, size_t size)
 {
-    char game_name[32], options_text[512];
+    char game_name[32], options_text[GAME_OPTIONS_TEXT_MAX + 1];
     uint64_t seed;
     int64_t strikes = 0;
     const msgpack_object *bots = mps_get(job, "bots");
@@ -134,18 +135,17 @@ static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, ref_rec
     if (mps_get_int(job, "memory_mb", &memory_mb) == 0 && memory_mb >= 0 &&
         memory_mb < ((int64_t)1 << 40))
         c.limits.memory_bytes = (uint64_t)memory_mb << 20;
-    void *options = calloc(1, g->options_size);
+    game_options *options = game_options_new(g);
     if (!options) {
         snprintf(err, size, "out of memory");
         return -1;
     }
-    g->options_default(options);
-    int rc = game_options_parse(g, options, options_text, err, size);
+    int rc = game_options_parse(options, options_text, err, size);
     if (rc == 0) {
         c.options = options;
         rc = ref_match_play(&c, rec, err, size);
     }
-    free(options);
+    game_options_free(options);
     return rc;
 }
 
@@ -278,9 +278,11 @@ int ref_worker_main(int argc, char **argv)
         return parsed > 0 ? 0 : 2;
     /* A worker the arena started stops when the arena dies, however it
      * dies: SIGTERM, whose handler (referee.c) kills the bots first. */
-    if (getenv("ARENA_WORKER_PARENT")) {
+    const char *parent = getenv("ARENA_WORKER_PARENT");
+    int64_t parent_pid;
+    if (parent) {
         prctl(PR_SET_PDEATHSIG, SIGTERM, 0L, 0L, 0L);
-        if (getppid() != (pid_t)atol(getenv("ARENA_WORKER_PARENT")))
+        if (kv_i64(parent, 1, INT32_MAX, &parent_pid) < 0 || getppid() != (pid_t)parent_pid)
             return 1;
     }
     void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
@@ -346,15 +348,22 @@ int ref_worker_main(int argc, char **argv)
         msgpack_unpacked msg;
         int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &msg) == 0;
         zmq_msg_close(&m);
-        char type[16] = "";
+        char type[16] = "", why[32] = "";
         if (ok)
             mps_get_str(&msg.data, "type", type, sizeof type);
+        if (ok)
+            mps_get_str(&msg.data, "reason", why, sizeof why);
         if (!strcmp(type, "job"))
             run_job(sock, &sb, &msg.data, &o);
         else if (strcmp(type, "ping") && strcmp(type, "stop"))
             fprintf(stderr, "referee worker: unexpected message from the arena\n");
         if (ok)
             msgpack_unpacked_destroy(&msg);
+        if (!strcmp(type, "stop") && why[0]) {     /* refused: staying cannot help */
+            fprintf(stderr, "referee worker: the arena stopped this worker: %s\n", why);
+            rc = 1;
+            break;
+        }
         if (!strcmp(type, "stop") && !o.stay)
             break;
     }

@@ -1,9 +1,13 @@
 /*
  * referee.c - the `referee` program: one match, its replay, its display.
  *
- *   referee play --bot CMD --bot CMD [--seed N] [--setup S] [--record F] ...
+ *   referee play --bot CMD --bot CMD [--game NAME] [--seed N] [--record F] ...
  *   referee replay FILE       re-simulate a record; exit 1 on any mismatch
  *   referee show FILE         the match move by move, with the board
+ *   referee games             the games, one line each
+ *
+ * The game's flags (--round-limit N ...) and their help come from the
+ * game's declaration (games/game_cli.c); no game is named here.
  *
  * `play` exits 0 whenever a result was reached, even by a forfeit: a bot's
  * misbehaviour is a result, not an error. Bad arguments exit 2 with one
@@ -19,7 +23,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "kv.h"
-#include "game.h"
+#include "game_cli.h"
 #include "ref_match.h"
 #include "ref_record.h"
 
@@ -27,38 +31,14 @@
 #include "ref_worker.h"
 
 static const char usage_text[] =
-    "usage: referee play --bot CMD --bot CMD [options]\n"
-    "       referee replay FILE\n"
-    "       referee show FILE\n"
-    "       referee bench [--games N] [--bot CMD]\n"
-    "       referee worker --connect ENDPOINT [--stay] [--verbose]   play matches an arena hands out\n"
-    "\n"
-    "play options:\n"
-    "  --seed N            match seed (default 1)\n"
-    "  --setup S           dealt, draft, first-game, gaugamela, bannockburn, crecy (default dealt)\n"
-    "  --players 2|4       seats; give one --bot each (default 2)\n"
-    "  --royal-guard R     2018 or revised (default 2018)\n"
-    "  --round-limit N     rounds before a draw (default 100)\n"
-    "  --option KEY=VALUE  any other game option\n"
-    "  --record FILE       write the match record\n"
-    "  --move-ms N         time per decision (default 1000)\n"
-    "  --bank-ms N         time bank for overruns (default 10000)\n"
-    "  --handshake-ms N    time from start to hello (default 10000)\n"
-    "  --strikes N         0: forfeit at the first illegal action or timeout; N: play a\n"
-    "                      random legal action instead and forfeit at the N-th (default 0)\n"
-    "  --max-message N     largest message a bot may send, bytes (default 1048576)\n"
-    "  --log-dir DIR       keep each bot's output in DIR/seatN.log\n"
-    "  --transport T       ipc or tcp (default ipc)\n"
-    "  --sandbox MODE      auto: isolate each bot as far as this machine allows, and say\n"
-    "                      once what is missing; strict: refuse to run without every\n"
-    "                      layer; none: the referee's environment (default auto;\n"
-    "                      docs/SECURITY.md)\n"
-    "  --memory-mb N       real memory of each bot (its cgroup; without one, its address\n"
-    "                      space) (default 2048; 0: no limit)\n"
-    "  --max-processes N   processes and threads of each bot (default 512)\n"
-    "  --cpus X            CPU quota of each bot, in cores, e.g. 1.5 (default: none)\n"
-    "  --cpu-seconds N, --max-files N   per-process limits (default 600, 256)\n"
-    "  --quiet             print only the result line\n";
+    "usage: referee play --bot CMD --bot CMD [--game NAME] [options]\n"
+    "       referee replay FILE       re-simulate a record; exit 1 on any mismatch\n"
+    "       referee show FILE         the match move by move\n"
+    "       referee games             the games this referee plays\n"
+    "       referee bench [--game NAME] [--games N] [--bot CMD]\n"
+    "       referee worker --connect ENDPOINT [--stay] [--verbose]   play matches an arena\n"
+    "                                 hands out\n"
+    "`referee play --help` (with --game NAME) lists every option.\n";
 
 static int die(const char *fmt, const char *arg)
 {
@@ -66,16 +46,6 @@ static int die(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\n");
     return 2;
-}
-
-/* A flag the usage text lists ("  --seed N", "--memory-mb N,"). */
-static int known_flag(const char *f)
-{
-    size_t n = strlen(f);
-    for (const char *p = usage_text; n > 2 && !strncmp(f, "--", 2) && (p = strstr(p, f)); p += n)
-        if (p[-1] == ' ' && p[n] == ' ')
-            return 1;
-    return 0;
 }
 
 static int print_result(const ref_record *r, const char *record_path)
@@ -94,154 +64,162 @@ static int print_result(const ref_record *r, const char *record_path)
     return 0;
 }
 
-/* `play` with the game's options allocated by cmd_play, which frees them
- * on every return. */
-static int play_with(int argc, char **argv, void *options)
-{
-    const game_api *g = &game_warchest;
+/* What `play` reads from its flags besides the game's options. */
+typedef struct play_args {
     ref_config c;
-    ref_config_default(&c);
-    g->options_default(options);
-    const char *record_path = NULL;
-    int quiet = 0;
-    int64_t v;
-    char err[512];
+    const char *record_path, *transport;
+    int quiet, help;
+    int64_t cpu_seconds, memory_mb, max_processes, max_files;
+    double cpus;
+    const char *sandbox;
+} play_args;
 
-    for (int i = 2; i < argc; i++) {
-        const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(f, "--quiet")) {
-            quiet = 1;
-            continue;
-        }
-        if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
-            fputs(usage_text, stdout);
-            return 0;
-        }
-        if (!val)
-            return die(known_flag(f) ? "%s needs a value"
-                                     : "unknown option '%s' (see referee play --help)", f);
-        i++;
-        const char *key = NULL;
-        if (!strcmp(f, "--bot")) {
-            if (c.nbots == GAME_MAX_SEATS)
-                return die("at most %s bots", "4");
-            if (!*val)
-                return die("%s", "--bot needs a command");
-            c.bot_cmd[c.nbots++] = val;
-        } else if (!strcmp(f, "--seed")) {
-            if (kv_u64(val, &c.seed) < 0)
-                return die("--seed wants a whole number, not '%s'", val);
-        } else if (!strcmp(f, "--setup")) {
-            key = "setup";
-        } else if (!strcmp(f, "--players")) {
-            key = "players";
-        } else if (!strcmp(f, "--royal-guard")) {
-            key = "royal_guard";
-        } else if (!strcmp(f, "--round-limit")) {
-            key = "round_limit";
-        } else if (!strcmp(f, "--option")) {
-            if (game_options_parse(g, options, val, err, sizeof err) < 0)
-                return die("%s", err);
-        } else if (!strcmp(f, "--record")) {
-            record_path = val;
-        } else if (!strcmp(f, "--log-dir")) {
-            c.log_dir = val;
-        } else if (!strcmp(f, "--sandbox")) {
-            if (ref_sandbox_mode_parse(val, &c.sandbox) < 0)
-                return die("--sandbox must be auto, none or strict, not '%s'", val);
-        } else if (!strcmp(f, "--cpus")) {
-            char *end;
-            double cpus = strtod(val, &end);
-            if (end == val || *end || !(cpus >= 0 && cpus <= 4096))
-                return die("--cpus wants a number of cores such as 1 or 0.5, not '%s'", val);
-            c.limits.cpu_millis = (unsigned)(cpus * 1000 + 0.5);
-        } else if (!strcmp(f, "--transport")) {
-            if (strcmp(val, "ipc") && strcmp(val, "tcp"))
-                return die("--transport must be ipc or tcp, not '%s'", val);
-            c.transport = val;
-        } else {
-            struct { const char *flag; int64_t lo, hi, *dst; } nums[] = {
-                { "--move-ms", 1, 3600000, &c.move_ms },
-                { "--bank-ms", 0, 36000000, &c.bank_ms },
-                { "--handshake-ms", 1, 3600000, &c.handshake_ms },
-                { "--max-message", 64, (int64_t)1 << 30, &c.max_message },
-            };
-            int done = 0;
-            for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
-                if (!strcmp(f, nums[k].flag)) {
-                    if (kv_i64(val, nums[k].lo, nums[k].hi, nums[k].dst) < 0)
-                        return die("bad value for %s", f);
-                    done = 1;
-                }
-            struct { const char *flag; int64_t hi; } lims[] = {
-                { "--strikes", 1000 }, { "--cpu-seconds", 86400 }, { "--memory-mb", 1 << 20 },
-                { "--max-processes", 100000 }, { "--max-files", 100000 },
-            };
-            for (size_t k = 0; !done && k < sizeof lims / sizeof lims[0]; k++)
-                if (!strcmp(f, lims[k].flag)) {
-                    if (kv_i64(val, 0, lims[k].hi, &v) < 0)
-                        return die("bad value for %s", f);
-                    switch (k) {
-                    case 0: c.strikes = (int)v; break;
-                    case 1: c.limits.cpu_seconds = (unsigned)v; break;
-                    case 2: c.limits.memory_bytes = (uint64_t)v << 20; break;
-                    case 3: c.limits.max_processes = (unsigned)v; break;
-                    case 4: c.limits.max_open_files = (unsigned)v; break;
-                    }
-                    done = 1;
-                }
-            if (!done)
-                return die("unknown option '%s' (see referee play --help)", f);
-        }
-        if (key) {
-            const char *why = g->options_set(options, key, val);
-            if (why)
-                return die("%s", why);
-        }
+static int add_bot(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    ref_config *c = ctx;
+    if (c->nbots == GAME_MAX_SEATS) {
+        snprintf(err, size, "at most %d bots", GAME_MAX_SEATS);
+        return -1;
     }
-    c.game = g;
-    c.options = options;
-    if (c.nbots == 0)
+    if (!*value) {
+        snprintf(err, size, "--bot needs a command");
+        return -1;
+    }
+    c->bot_cmd[c->nbots++] = value;
+    return 0;
+}
+
+static const char play_head[] =
+    "usage: referee play --bot CMD --bot CMD [options]    (one --bot per seat)\n";
+
+static void play_help(const cli_flag *flags, const game_api *g)
+{
+    fputs(play_head, stdout);
+    cli_help(stdout, flags);
+    printf("The game's options (%s) are the flags from --option on; each is also\n"
+           "--option KEY=VALUE. `referee games` lists the games.\n", g->name);
+}
+
+/* Runs the match the flags describe, with `options` made for its game. */
+static int play_with(play_args *a, game_options *options)
+{
+    ref_config *c = &a->c;
+    char err[512];
+    const game_api *g = game_options_game(options);
+    c->game = g;
+    c->options = options;
+    if (strcmp(a->transport, "ipc") && strcmp(a->transport, "tcp"))
+        return die("--transport must be ipc or tcp, not '%s'", a->transport);
+    c->transport = a->transport;
+    if (ref_sandbox_mode_parse(a->sandbox, &c->sandbox) < 0)
+        return die("--sandbox must be auto, none or strict, not '%s'", a->sandbox);
+    c->limits.cpu_seconds = (unsigned)a->cpu_seconds;
+    c->limits.memory_bytes = (uint64_t)a->memory_mb << 20;
+    c->limits.cpu_millis = (unsigned)(a->cpus * 1000 + 0.5);
+    c->limits.max_processes = (unsigned)a->max_processes;
+    c->limits.max_open_files = (unsigned)a->max_files;
+    if (c->nbots == 0)
         return die("%s", "no bots: give --bot CMD once per seat");
     struct stat st;
-    if (c.log_dir && (stat(c.log_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-                      access(c.log_dir, W_OK | X_OK) != 0))
-        return die("cannot write bot logs into the directory %s", c.log_dir);
-    if (record_path) {
-        FILE *probe = fopen(record_path, "w");
+    if (c->log_dir && (stat(c->log_dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+                       access(c->log_dir, W_OK | X_OK) != 0))
+        return die("cannot write bot logs into the directory %s", c->log_dir);
+    if (a->record_path) {
+        FILE *probe = fopen(a->record_path, "w");
         if (!probe)
-            return die("cannot write the record file: %s", record_path);
+            return die("cannot write the record file: %s", a->record_path);
         fclose(probe);
     }
     ref_record rec;
     ref_record_init(&rec);
-    if (ref_match_play(&c, &rec, err, sizeof err) < 0) {
+    if (ref_match_play(c, &rec, err, sizeof err) < 0) {
         ref_record_free(&rec);
         return die("%s", err);
     }
     int rc = 0;
-    if (record_path) {
-        FILE *f = fopen(record_path, "w");
+    if (a->record_path) {
+        FILE *f = fopen(a->record_path, "w");
         if (!f || ref_record_write(&rec, g, f) < 0 || fclose(f) != 0) {
-            fprintf(stderr, "referee: cannot write the record to %s\n", record_path);
+            fprintf(stderr, "referee: cannot write the record to %s\n", a->record_path);
             rc = 1;
         }
     }
-    if (quiet)
+    if (a->quiet)
         printf("%s %s\n", rec.reason, rec.detail);
     else
-        print_result(&rec, record_path);
+        print_result(&rec, a->record_path);
     ref_record_free(&rec);
     return rc;
 }
 
 static int cmd_play(int argc, char **argv)
 {
-    void *options = calloc(1, game_warchest.options_size);
-    if (!options)
-        return die("%s", "out of memory");
-    int rc = play_with(argc, argv, options);
-    free(options);
+    play_args a;
+    memset(&a, 0, sizeof a);
+    ref_config_default(&a.c);
+    a.c.seed = 1;
+    a.transport = "ipc";
+    a.cpu_seconds = a.c.limits.cpu_seconds;
+    a.memory_mb = (int64_t)(a.c.limits.memory_bytes >> 20);
+    a.cpus = a.c.limits.cpu_millis / 1000.0;
+    a.sandbox = "auto";
+    a.max_processes = a.c.limits.max_processes;
+    a.max_files = a.c.limits.max_open_files;
+    char err[512];
+    const game_api *g = game_cli_game(argc, argv, err, sizeof err);
+    if (!g)
+        return die("%s", err);
+    game_options *options = game_options_new(g);
+    const cli_flag flags[] = {
+        CLI_CALL("--bot", "CMD", "a bot's command; one per seat, in seat order", add_bot, &a.c),
+        CLI_ARG("--seed", CLI_U64, "N", "match seed (default 1)", &a.c.seed),
+        CLI_ARG("--record", CLI_STR, "FILE", "write the match record", &a.record_path),
+        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &a.c.move_ms, 1, 3600000),
+        CLI_NUM("--bank-ms", CLI_I64, "N", "time bank for overruns (default 10000)", &a.c.bank_ms, 0,
+          36000000),
+        CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
+          &a.c.handshake_ms, 1, 3600000),
+        CLI_NUM("--strikes", CLI_INT, "N", "0: forfeit at the first illegal action or timeout; N: a "
+          "random legal action instead, forfeit at the N-th", &a.c.strikes, 0, 1000),
+        CLI_NUM("--max-message", CLI_I64, "N", "largest message a bot may send, bytes (default 1048576)",
+          &a.c.max_message, 64, 1 << 30),
+        CLI_ARG("--log-dir", CLI_STR, "DIR", "keep each bot's output in DIR/seatN.log", &a.c.log_dir),
+        CLI_ARG("--transport", CLI_STR, "T", "ipc or tcp (default ipc)", &a.transport),
+        CLI_ARG("--sandbox", CLI_STR, "MODE", "auto: isolate each bot as far as this machine "
+                "allows, and say once what is missing; strict: refuse to run without every "
+                "layer; none: the referee's environment (default auto; docs/SECURITY.md)",
+                &a.sandbox),
+        CLI_NUM("--memory-mb", CLI_I64, "N", "real memory of each bot (its cgroup; without one, "
+                "its address space) (default 2048; 0: no limit)", &a.memory_mb, 0, 1 << 20),
+        CLI_NUM("--max-processes", CLI_I64, "N", "processes and threads of each bot (default 512)",
+                &a.max_processes, 0, 100000),
+        CLI_NUM("--cpus", CLI_F64, "X", "CPU quota of each bot, in cores, e.g. 1.5 (default: none)",
+                &a.cpus, 0, 4096),
+        CLI_NUM("--cpu-seconds", CLI_I64, "N", "CPU seconds per process (default 600)",
+                &a.cpu_seconds, 0, 86400),
+        CLI_NUM("--max-files", CLI_I64, "N", "open files per process (default 256)", &a.max_files,
+                0, 100000),
+        CLI_ARG("--quiet", CLI_SWITCH, NULL, "print only the result line", &a.quiet),
+        CLI_END,
+    };
+    cli_flag *game_flags = options ? game_cli_flags(options) : NULL;
+    cli_flag *all = game_flags ? cli_join(flags, game_flags) : NULL;
+    int rc;
+    if (!all) {
+        rc = die("%s", "out of memory");
+    } else {
+        int got = cli_parse(all, argc - 2, argv + 2, NULL, NULL, 0, err, sizeof err);
+        if (got == 1)
+            play_help(all, g);
+        if (got < 0)
+            rc = die(strncmp(err, "unknown option", 14) ? "%s" : "%s (see referee play --help)",
+                     err);
+        else
+            rc = got == 1 ? 0 : play_with(&a, options);
+    }
+    free(all);
+    free(game_flags);
+    game_options_free(options);
     return rc;
 }
 
@@ -289,11 +267,18 @@ static int cmd_show(const char *path)
         ref_record_free(&r);
         return 1;
     }
-    void *options = calloc(1, g->options_size), *state = calloc(1, g->state_size);
+    game_options *options = game_options_new(g);
+    void *state = calloc(1, g->state_size);
     char *board = malloc(1 << 16), text[128];
-    g->options_default(options);
-    game_options_parse(g, options, r.options, err, sizeof err);
-    g->init(state, options, r.seed);
+    if (!options || !state || !board || game_options_parse(options, r.options, err, sizeof err) < 0 ||
+        g->init(state, options, r.seed)) {
+        fprintf(stderr, "referee: %s: cannot set up the game\n", path);
+        game_options_free(options);
+        free(state);
+        free(board);
+        ref_record_free(&r);
+        return 1;
+    }
     printf("%s, seed %" PRIu64 ", %s\n", r.game, r.seed, r.options);
     for (int i = 0; i < r.seats; i++)
         printf("seat %d: %s %s\n", i, r.name[i], r.version[i]);
@@ -312,7 +297,7 @@ static int cmd_show(const char *path)
     for (int i = 0; i < r.seats; i++)
         printf("%s%g", i ? "-" : "", r.score[i]);
     printf("  %s (%s)\n", r.reason, r.detail);
-    free(options);
+    game_options_free(options);
     free(state);
     free(board);
     ref_record_free(&r);
@@ -343,9 +328,15 @@ int main(int argc, char **argv)
             return die("%s takes one record file", argv[1]);
         return argv[1][0] == 'r' ? cmd_replay(argv[2]) : cmd_show(argv[2]);
     }
+    if (!strcmp(argv[1], "games")) {
+        if (argc != 2)
+            return die("%s", "games takes no arguments");
+        game_cli_list(stdout);
+        return 0;
+    }
     if (!strcmp(argv[1], "bench"))
         return ref_bench_main(argc, argv);
     if (!strcmp(argv[1], "worker"))
         return ref_worker_main(argc, argv);
-    return die("unknown command '%s' (play, replay, show, bench, worker)", argv[1]);
+    return die("unknown command '%s' (play, replay, show, games, bench, worker)", argv[1]);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# random.sh - a War Chest bot in bash, through the stdin/stdout bridge:
+# random.sh - a bot for any game, in bash, through the stdin/stdout bridge:
 #     sdk/stdio/arena-stdio -- bash agents/stdio/random.sh
 # Bash has no JSON parser, but it needs none to play at random: each action
 # in a request line carries an "index" key, so counting them gives the number

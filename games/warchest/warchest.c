@@ -71,7 +71,7 @@ static int parse_args(int argc, char **argv, struct args *a)
                 fprintf(stderr, "warchest: --players must be 2 or 4, not '%s'\n", v);
                 return -1;
             }
-            a->opt.players = (uint8_t)atoi(v);
+            a->opt.players = (uint8_t)(v[0] - '0');
             a->players_given = 1;
         } else if (strcmp(f, "--setup") == 0) {
             if (strcmp(v, "dealt") == 0)

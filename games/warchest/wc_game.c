@@ -14,29 +14,25 @@
 #include "wc.h"
 #include "wc_pack.h"
 
-typedef struct wcg_options {
-    wc_options wc;
-    char setup[16];     /* as the user named it: dealt, draft, a preset, fixed */
-} wcg_options;
+/* ---- the declaration ---------------------------------------------------- */
 
-/* ---- options ----------------------------------------------------------- */
+enum { OPT_PLAYERS, OPT_SETUP, OPT_ROYAL_GUARD, OPT_ROUND_LIMIT, OPT_UNITS, OPT_INITIATIVE,
+       NOPTIONS };
 
-static void options_default(void *p)
-{
-    wcg_options *o = p;
-    memset(o, 0, sizeof *o);
-    wc_options_default(&o->wc);
-    strcpy(o->setup, "dealt");
-}
+static const char *const player_counts[] = { "2", "4", NULL };
+static const char *const setups[] = { "dealt", "draft", "fixed", "first-game", "gaugamela",
+                                      "bannockburn", "crecy", NULL };
+static const char *const guards[] = { "2018", "revised", NULL };
+static const char *const initiatives[] = { "random", "0", "1", "2", "3", NULL };
 
-/* "archer,knight,lancer,scout/cavalry,..." : each seat's units. */
-static const char *set_units(wcg_options *o, const char *value)
+/* "archer,knight,lancer,scout/cavalry,...": each seat's units, into o. */
+static const char *parse_units(const char *value, wc_options *o)
 {
     char copy[256];
     if (strlen(value) >= sizeof copy)
-        return "units: too long";
+        return "too long";
     strcpy(copy, value);
-    memset(o->wc.units, WC_NONE, sizeof o->wc.units);
+    memset(o->units, WC_NONE, sizeof o->units);
     int seat = 0, i = 0;
     for (char *p = copy; ; ) {
         size_t len = strcspn(p, ",/");
@@ -44,10 +40,10 @@ static const char *set_units(wcg_options *o, const char *value)
         p[len] = 0;
         int u = wc_coin_by_name(p);
         if (u < 0 || u >= WC_NUNITS)
-            return "units: unknown unit name";
+            return "unknown unit name";
         if (seat >= WC_MAX_SEATS || i >= 4)
-            return "units: too many units or seats";
-        o->wc.units[seat][i++] = (uint8_t)u;
+            return "too many units or seats";
+        o->units[seat][i++] = (uint8_t)u;
         if (!sep)
             break;
         if (sep == '/') {
@@ -56,77 +52,62 @@ static const char *set_units(wcg_options *o, const char *value)
         }
         p += len + 1;
     }
-    o->wc.setup = WC_SETUP_FIXED;
-    strcpy(o->setup, "fixed");
     return NULL;
 }
 
-static const char *options_set(void *p, const char *key, const char *value)
+static const char *check_units(const char *value)
 {
-    wcg_options *o = p;
-    char *end;
-    if (strcmp(key, "players") == 0) {
-        if (strcmp(value, "2") && strcmp(value, "4"))
-            return "players must be 2 or 4";
-        o->wc.players = (uint8_t)atoi(value);
-    } else if (strcmp(key, "setup") == 0) {
-        if (strcmp(value, "dealt") == 0)
-            o->wc.setup = WC_SETUP_DEALT;
-        else if (strcmp(value, "draft") == 0)
-            o->wc.setup = WC_SETUP_DRAFT;
-        else if (strcmp(value, "fixed") == 0)
-            o->wc.setup = WC_SETUP_FIXED;
-        else if (wc_options_preset(&o->wc, value) < 0)
-            return "setup must be dealt, draft, fixed, first-game, gaugamela, bannockburn or crecy";
-        snprintf(o->setup, sizeof o->setup, "%s", value);
-    } else if (strcmp(key, "units") == 0) {
-        return set_units(o, value);
-    } else if (strcmp(key, "initiative") == 0) {
-        long v = strtol(value, &end, 10);
-        if (strcmp(value, "random") == 0)
-            o->wc.initiative = WC_NONE;
-        else if (*value && !*end && v >= 0 && v < WC_MAX_SEATS)
-            o->wc.initiative = (uint8_t)v;
-        else
-            return "initiative must be a seat number or random";
-    } else if (strcmp(key, "royal_guard") == 0) {
-        if (strcmp(value, "2018") == 0)
-            o->wc.royal_guard = WC_GUARD_2018;
-        else if (strcmp(value, "revised") == 0)
-            o->wc.royal_guard = WC_GUARD_REVISED;
-        else
-            return "royal_guard must be 2018 or revised";
-    } else if (strcmp(key, "round_limit") == 0) {
-        long v = strtol(value, &end, 10);
-        if (!*value || *end || v < 1 || v > 10000)
-            return "round_limit must be a whole number from 1 to 10000";
-        o->wc.round_limit = (uint16_t)v;
+    wc_options o;
+    return parse_units(value, &o);
+}
+
+static const game_option declared[NOPTIONS] = {
+    [OPT_PLAYERS] = { "players", GAME_OPT_CHOICE, "2", 0, 0, player_counts,
+                      "seats: 4 plays 2 v 2, partners in seats 0 and 2", GAME_OPT_SHOWN, NULL },
+    [OPT_SETUP] = { "setup", GAME_OPT_CHOICE, "dealt", 0, 0, setups,
+                    "units dealt at random, drafted, given (units=), or a named scenario",
+                    GAME_OPT_SHOWN, NULL },
+    [OPT_ROYAL_GUARD] = { "royal_guard", GAME_OPT_CHOICE, "2018", 0, 0, guards,
+                          "which printing of the Royal Guard's tactic", GAME_OPT_SHOWN, NULL },
+    [OPT_ROUND_LIMIT] = { "round_limit", GAME_OPT_INT, "100", 1, 10000, NULL,
+                          "rounds before a draw", GAME_OPT_SHOWN, NULL },
+    [OPT_UNITS] = { "units", GAME_OPT_TEXT, "", 0, 255, NULL,
+                    "setup=fixed: each seat's units, 'archer,knight,lancer,scout/cavalry,...'",
+                    0, check_units },
+    [OPT_INITIATIVE] = { "initiative", GAME_OPT_CHOICE, "random", 0, 0, initiatives,
+                         "fixed set-ups: the seat that starts with the initiative", 0, NULL },
+};
+
+static const int seat_counts[] = { 2, 4, 0 };
+
+/* The declared options into the engine's. NULL, or why they make no game. */
+static const char *engine_options(const game_options *g, wc_options *o)
+{
+    wc_options_default(o);
+    const char *setup = game_option_text(g, OPT_SETUP), *units = game_option_text(g, OPT_UNITS);
+    int players = game_option_int(g, OPT_PLAYERS) == 1 ? 4 : 2;
+    int initiative = (int)game_option_int(g, OPT_INITIATIVE) - 1;   /* -1: random */
+    if (wc_options_preset(o, setup) == 0) {
+        if (players != 2)
+            return "the named set-ups are for 2 players";
+        if (*units)
+            return "units= goes with setup=fixed, not a named set-up";
     } else {
-        return "unknown option (players, setup, units, initiative, royal_guard, round_limit)";
+        o->setup = !strcmp(setup, "draft") ? WC_SETUP_DRAFT
+                 : !strcmp(setup, "fixed") ? WC_SETUP_FIXED : WC_SETUP_DEALT;
+        if ((o->setup == WC_SETUP_FIXED) != (*units != 0))
+            return *units ? "units= needs setup=fixed" : "setup=fixed needs units=";
+        if (*units)
+            parse_units(units, o);
+        if (initiative >= 0 && o->setup != WC_SETUP_FIXED)
+            return "initiative= goes with a fixed set-up";
     }
-    return NULL;
-}
-
-static int options_format(const void *p, char *buf, size_t size)
-{
-    const wcg_options *o = p;
-    int n = snprintf(buf, size, "players=%d setup=%s royal_guard=%s round_limit=%d",
-                     o->wc.players, o->setup,
-                     o->wc.royal_guard == WC_GUARD_REVISED ? "revised" : "2018",
-                     o->wc.round_limit);
-    if (strcmp(o->setup, "fixed") == 0) {
-        n += snprintf(buf + n, size > (size_t)n ? size - n : 0, " units=");
-        for (int seat = 0; seat < o->wc.players; seat++)
-            for (int i = 0; i < 4 && o->wc.units[seat][i] != WC_NONE; i++)
-                n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "%s%s",
-                              i ? "," : seat ? "/" : "", wc_coin_name(o->wc.units[seat][i]));
-        n += snprintf(buf + n, size > (size_t)n ? size - n : 0, " initiative=");
-        if (o->wc.initiative == WC_NONE)
-            n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "random");
-        else
-            n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "%d", o->wc.initiative);
-    }
-    return n;
+    o->players = (uint8_t)players;
+    o->royal_guard = (uint8_t)game_option_int(g, OPT_ROYAL_GUARD);
+    o->round_limit = (uint16_t)game_option_int(g, OPT_ROUND_LIMIT);
+    if (initiative >= 0)
+        o->initiative = (uint8_t)initiative;
+    return wc_options_invalid(o);
 }
 
 /* ---- actions as 64-bit values ----------------------------------------- */
@@ -147,9 +128,11 @@ static wc_action from_game(game_action g)
 
 /* ---- the interface ----------------------------------------------------- */
 
-static const char *init(void *state, const void *options, uint64_t seed)
+static const char *init(void *state, const game_options *options, uint64_t seed)
 {
-    return wc_init(state, &((const wcg_options *)options)->wc, seed);
+    wc_options o;
+    const char *why = engine_options(options, &o);
+    return why ? why : wc_init(state, &o, seed);
 }
 
 static int seats(const void *state) { return ((const wc_state *)state)->nseats; }
@@ -198,14 +181,17 @@ static int parse(const char *text, game_action *out)
     return 0;
 }
 
-static int result(const void *state, double score[GAME_MAX_SEATS], char *reason, size_t size)
+static int result(const void *state, double score[GAME_MAX_SEATS], char *reason, size_t size,
+                  char *detail, size_t detail_size)
 {
     const wc_state *s = state;
     if (!wc_is_over(s))
         return 0;
     for (int seat = 0; seat < s->nseats; seat++)
         score[seat] = s->winner == WC_NONE ? 0.5 : wc_side_of(s, seat) == s->winner;
-    snprintf(reason, size, "%s", s->end_reason == WC_END_MARKERS ? "markers" : "round_limit");
+    int markers = s->end_reason == WC_END_MARKERS;
+    snprintf(reason, size, "%s", markers ? "markers" : "round_limit");
+    snprintf(detail, detail_size, "%s", markers ? "all markers placed" : "round limit reached");
     return 1;
 }
 
@@ -215,11 +201,11 @@ static int render(const void *state, char *buf, size_t size) { return wc_render(
 
 const game_api game_warchest = {
     .name = "warchest",
+    .description = "War Chest: bag-building battles on a hex board, 2 players or 2 v 2",
+    .seat_counts = seat_counts,
+    .options = declared,
+    .noptions = NOPTIONS,
     .state_size = sizeof(wc_state),
-    .options_size = sizeof(wcg_options),
-    .options_default = options_default,
-    .options_set = options_set,
-    .options_format = options_format,
     .init = init,
     .seats = seats,
     .team_of = team_of,

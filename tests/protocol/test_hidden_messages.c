@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ref_msg.h"
+#include "wc_game.h"
 #include "wct.h"
 #include "wc.h"
 #include "wc_rng.h"
@@ -43,10 +44,12 @@ static void messages_for(const wc_state *s, int a, int have_last, game_action la
 
 static void run(int players, int setup, int games, uint64_t first_seed)
 {
-    char options[512];
-    g->options_default(options);
-    g->options_set(options, "players", players == 4 ? "4" : "2");
-    g->options_set(options, "setup", setup == WC_SETUP_DRAFT ? "draft" : "dealt");
+    game_options *options = game_options_new(g);
+    char err[256];
+    assert_int_equal(game_options_set(options, "players", players == 4 ? "4" : "2", err,
+                                      sizeof err), 0);
+    assert_int_equal(game_options_set(options, "setup", setup == WC_SETUP_DRAFT ? "draft" : "dealt",
+                                      err, sizeof err), 0);
     static game_action legal[GAME_MAX_ACTIONS];
     msgpack_sbuffer mine, theirs;
     msgpack_sbuffer_init(&mine);
@@ -84,6 +87,7 @@ static void run(int players, int setup, int games, uint64_t first_seed)
     assert_true(compared > games);
     msgpack_sbuffer_destroy(&mine);
     msgpack_sbuffer_destroy(&theirs);
+    game_options_free(options);
 }
 
 static int games(int fallback)
@@ -100,8 +104,7 @@ static void test_four_players(void **state) { run(4, WC_SETUP_DEALT, games(300) 
 /* The check can fail: a message that carried the hidden hand would differ. */
 static void test_the_check_sees_a_leak(void **state)
 {
-    char options[512];
-    g->options_default(options);
+    game_options *options = game_options_new(g);
     wc_state s, other;
     g->init(&s, options, 3);
     wc_rng rng;
@@ -118,6 +121,7 @@ static void test_the_check_sees_a_leak(void **state)
                 memcmp(s.coins[1], other.coins[1], sizeof s.coins[1]) == 0);
     msgpack_sbuffer_destroy(&mine);
     msgpack_sbuffer_destroy(&theirs);
+    game_options_free(options);
 }
 
 int main(void)

@@ -137,9 +137,8 @@ run *run_new(void)
     assert_non_null(r);
     ref_config_default(&r->cfg);
     r->cfg.game = &game_warchest;
-    r->options = calloc(1, game_warchest.options_size);
+    r->options = game_options_new(&game_warchest);
     assert_non_null(r->options);
-    game_warchest.options_default(r->options);
     r->cfg.options = r->options;
     r->cfg.seed = 7;
     r->cfg.nbots = 2;
@@ -160,7 +159,8 @@ run *run_new(void)
 
 void run_option(run *r, const char *key, const char *value)
 {
-    assert_null(game_warchest.options_set(r->options, key, value));
+    char err[256];
+    assert_int_equal(game_options_set(r->options, key, value, err, sizeof err), 0);
 }
 
 /* Seat `seat` runs badbot with `args` ("crash 3"). */
@@ -244,7 +244,7 @@ void run_free(run *r)
     }
     rmdir(r->logdir);
     ref_record_free(&r->rec);
-    free(r->options);
+    game_options_free(r->options);
     free(r);
 }
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "ref_match.h"
 #include "ref_record.h"
+#include "wc_game.h"
 
 extern const char *badbot_path, *random_path;
 /* Sets both from a test program's arguments, BADBOT RANDOM: 0, or -1
@@ -20,7 +21,7 @@ int run_paths(int argc, char **argv);
 
 typedef struct run {
     ref_config cfg;
-    void *options;
+    game_options *options;
     ref_record rec;
     char cmd[GAME_MAX_SEATS][1024];
     char marker[64];

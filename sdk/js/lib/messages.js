@@ -17,14 +17,24 @@ export class InvalidChoice extends Error {
   }
 }
 
-/** One action: notation `text` and its parts; `index` is its place in the request. */
+/** War Chest is the default game: also that of a welcome that names none. */
+const isWarChest = (game) => game === undefined || game === null || game === "" ||
+  game === "warchest";
+
+/** One action: notation `text` and its parts; `index` is its place in the request.
+ * War Chest's parts are decoded (kind, coin, unit, at, from, to, target); any
+ * other game's action map is kept as it came, in `fields`. */
 export class Action {
-  constructor(m, index = -1, where = "action") {
+  constructor(m, index = -1, where = "action", game = undefined) {
     map(m, where);
     this.text = str(m, "text", where);
-    this.kind = str(m, "kind", where);
-    // coin is "?" in another seat's face-down play; parts that do not apply are null.
-    for (const k of ["coin", "unit", "at", "from", "to", "target"]) this[k] = str(m, k, where, true);
+    if (isWarChest(game)) {
+      this.kind = str(m, "kind", where);
+      // coin is "?" in another seat's face-down play; parts that do not apply are null.
+      for (const k of ["coin", "unit", "at", "from", "to", "target"]) this[k] = str(m, k, where, true);
+    } else {
+      this.fields = m;
+    }
     this.index = index;               // -1 in an update
   }
 
@@ -34,15 +44,18 @@ export class Action {
 }
 
 export class Request {
-  constructor(m, where = "request") {
+  /** `game` is the welcome's: War Chest's observation becomes an Observation,
+   * any other game's stays the plain object it came as. */
+  constructor(m, where = "request", game = undefined) {
     map(m, where);
     this.id = int(m, "id", where);
     this.decision = str(m, "decision", where);
     this.time = time(m, where);
-    this.observation = new Observation(m.observation, `${where}.observation`);
+    this.observation = isWarChest(game) ? new Observation(m.observation, `${where}.observation`)
+                                        : map(m.observation, `${where}.observation`);
     const actions = arr(m, "actions", where);
     need(actions.length > 0, `${where}.actions`, "at least one action");
-    this.actions = actions.map((a, i) => new Action(a, i, `${where}.actions[${i}]`));
+    this.actions = actions.map((a, i) => new Action(a, i, `${where}.actions[${i}]`, game));
     keepRaw(this, m);
   }
 
@@ -104,12 +117,12 @@ export class Welcome {
 
 /** What a seat decided; another seat's face-down coin shows as "?". */
 export class Update {
-  constructor(m, where = "update") {
+  constructor(m, where = "update", game = undefined) {
     map(m, where);
     this.id = int(m, "id", where);
     this.seat = int(m, "seat", where);
     this.decision = str(m, "decision", where);
-    this.action = new Action(m.action, -1, `${where}.action`);
+    this.action = new Action(m.action, -1, `${where}.action`, game);
     keepRaw(this, m);
   }
 }

@@ -49,7 +49,7 @@ export async function run(bot, options = {}) {
     sock.connect(endpoint);
     await sock.send(encodeMessage({ type: "hello", protocol: PROTOCOL, token,
       name: String(options.name ?? "bot"), version: String(options.version ?? "1") }));
-    let seat = null;
+    let seat = null, game;
     for (;;) {
       const [frame] = await sock.receive();
       let m;
@@ -62,14 +62,15 @@ export async function run(bot, options = {}) {
         case "welcome": {
           const welcome = new Welcome(m);
           seat = welcome.seat;
+          game = welcome.game;
           await onWelcome(welcome);
           break;
         }
         case "update":
-          await onUpdate(new Update(m));
+          await onUpdate(new Update(m, "update", game));
           break;
         case "request": {
-          const request = new Request(m);
+          const request = new Request(m, "request", game);
           const index = request.indexOf(await choose(request));
           await sock.send(encodeMessage({ type: "action", id: request.id, index }));
           break;

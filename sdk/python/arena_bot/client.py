@@ -99,23 +99,23 @@ def run(bot, name: str = "bot", version: str = "1", endpoint: str | None = None,
     decide = _decider(bot)
     on_welcome, on_update, on_end = (_hook(bot, h) for h in ("on_welcome", "on_update", "on_end"))
     conn = Connection(name, version, endpoint, token)
-    seat = None
+    seat = game = None
     try:
         while True:
             msg = conn.receive()
             kind = msg["type"]
             if kind == "request":
                 try:
-                    req = Request.from_map(msg)
+                    req = Request.from_map(msg, game)
                 except ProtocolError as e:
                     print(f"arena_bot: cannot answer a request: {e}", file=sys.stderr)
                     continue
                 conn.send_action(req.id, req.index_of(decide(req)))
             elif kind == "update" and on_update:
-                on_update(Update.from_map(msg))
+                on_update(Update.from_map(msg))  # actions keep their "text" in any game
             elif kind == "welcome":
                 welcome = Welcome.from_map(msg)
-                seat = welcome.seat
+                seat, game = welcome.seat, welcome.game
                 if on_welcome:
                     on_welcome(welcome)
             elif kind == "error":

@@ -13,7 +13,6 @@ import re
 # 40 characters, and this keeps a forwarded text far below the 1 MiB cap.
 MAX_ANSWER = 64 << 10
 _INT = re.compile(r"[+-]?[0-9]+")
-_ACTION_KEYS = ("text", "kind", "coin", "unit", "at", "from", "to", "target")
 
 
 def _jsonable(v):
@@ -25,12 +24,13 @@ def _jsonable(v):
 
 def to_line(msg: dict) -> bytes:
     """One line of compact JSON, newline included. A request's actions get
-    their "index" first, so a shell script can count them with grep."""
+    their "index" first, so a shell script can count them with grep; each
+    action's other keys pass as they came, whatever the game."""
     if msg.get("type") == "request":
         acts = msg.get("actions") if isinstance(msg.get("actions"), list) else []
         out = {"type": "request", "id": msg.get("id"), "decision": msg.get("decision"),
                "time": msg.get("time"), "observation": msg.get("observation"),
-               "actions": [dict({"index": i}, **{k: a.get(k) for k in _ACTION_KEYS})
+               "actions": [dict({"index": i}, **{str(k): v for k, v in a.items() if k != "index"})
                            for i, a in enumerate(acts) if isinstance(a, dict)]}
     else:
         out = msg

@@ -61,17 +61,25 @@ class Request:
     id: int
     decision: str
     time: TimeControl
-    observation: Observation
+    observation: Observation | dict
     actions: list[Action]
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_map(cls, m: dict) -> Request:
+    def from_map(cls, m: dict, game: str | None = None) -> Request:
+        """`game` is the welcome's: War Chest's observation (the default game,
+        also when no welcome named one) is decoded into an Observation; any
+        other game's is passed through as the plain dict it came as."""
         rid, acts = _int(m, "id"), _list(m.get("actions"))
         if rid is None or not acts:
             raise ProtocolError("a request without an id or without actions")
-        obs = Observation.from_map(m.get("observation"))
-        return cls(rid, _str(m, "decision", obs.decision), TimeControl.from_map(m.get("time")),
+        if game in (None, "", "warchest"):
+            obs = Observation.from_map(m.get("observation"))
+            decision = obs.decision
+        else:
+            obs = _map(m.get("observation"))
+            decision = ""
+        return cls(rid, _str(m, "decision", decision), TimeControl.from_map(m.get("time")),
                    obs, [Action.from_map(a, i) for i, a in enumerate(acts)], m)
 
     def find(self, text: str) -> Action | None:
