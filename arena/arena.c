@@ -48,7 +48,8 @@ static int set_format(void *ctx, const char *flag, const char *value, char *err,
 {
     if ((*(int *)ctx = arena_format_parse(value)) >= 0)
         return 0;
-    snprintf(err, size, "--format must be round-robin, gauntlet or teams, not '%s'", value);
+    snprintf(err, size, "--format must be round-robin, gauntlet, teams or free-for-all, not '%s'",
+             value);
     return -1;
 }
 
@@ -68,13 +69,18 @@ static int fit_format(arena_spec *spec, game_options *o, char *err, size_t size)
                  "seats", seats);
         return -1;
     }
-    if (spec->format != ARENA_TEAMS && seats != 2) {
+    if (spec->format == ARENA_FREE_FOR_ALL && teams != seats) {
+        snprintf(err, size, "--format free-for-all needs games where each seat plays for "
+                 "itself; these options give %d seats in %d teams", seats, teams);
+        return -1;
+    }
+    if (spec->format != ARENA_TEAMS && spec->format != ARENA_FREE_FOR_ALL && seats != 2) {
         if (teams == 2)
             snprintf(err, size, "%d-player tournaments pair bots into teams: use --format teams",
                      seats);
         else
-            snprintf(err, size, "the arena plans 2-seat games and 2 v 2 teams; these options "
-                     "give %d seats, each its own", seats);
+            snprintf(err, size, "%d-seat games, each seat for itself: use --format free-for-all",
+                     seats);
         return -1;
     }
     snprintf(spec->game, sizeof spec->game, "%s", game_options_game(o)->name);
@@ -99,8 +105,8 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     game_options *o = game_options_new(g);
     const cli_flag flags[] = {
         CLI_CALL("--format", "F", "round-robin (default), gauntlet (the first bot plays all "
-                 "others), or teams (2 v 2, partners rotating over every split)", set_format,
-                 &spec->format),
+                 "others), teams (2 v 2, partners rotating over every split), or free-for-all "
+                 "(games of 3 or more seats, each for itself)", set_format, &spec->format),
         CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
                 "swapped (default 10)", &spec->games, 1, 1000000),
         CLI_NUM("--concurrency", CLI_INT, "K", "local workers: matches at once here (default: "
@@ -221,7 +227,12 @@ static int cmd_tournament(int argc, char **argv)
             free(bots);
     }
     const char *why;
-    if (arena_plan_size(spec.format, spec.nbots, spec.games, &why) < 0) {
+    int seats, teams;
+    if (arena_spec_shape(&spec, &seats, &teams, err, sizeof err) < 0) {
+        ac_fail("%s", err);
+        goto out;
+    }
+    if (arena_plan_size(spec.format, seats, spec.nbots, spec.games, &why) < 0) {
         ac_fail("%s", why);
         goto out;
     }

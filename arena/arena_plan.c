@@ -4,11 +4,13 @@
 #include <string.h>
 #include "arena_plan.h"
 
-static const char *const format_names[] = { "round-robin", "gauntlet", "teams" };
+static const char *const format_names[] = { "round-robin", "gauntlet", "teams",
+                                            "free-for-all" };
+#define NFORMATS 4
 
 int arena_format_parse(const char *name)
 {
-    for (int f = 0; f < 3; f++)
+    for (int f = 0; f < NFORMATS; f++)
         if (!strcmp(name, format_names[f]))
             return f;
     return -1;
@@ -16,20 +18,44 @@ int arena_format_parse(const char *name)
 
 const char *arena_format_name(int format)
 {
-    return format >= 0 && format < 3 ? format_names[format] : "?";
+    return format >= 0 && format < NFORMATS ? format_names[format] : "?";
 }
 
-static long pairings(int format, int nbots)
+/* n choose k, for k <= 4. */
+static long choose(long n, int k)
 {
+    long c = 1;
+    for (int i = 0; i < k; i++)
+        c = c * (n - i) / (i + 1);
+    return n < k ? 0 : c;
+}
+
+static long pairings(int format, int seats, int nbots)
+{
+    if (format == ARENA_FREE_FOR_ALL)
+        return choose(nbots, seats);
     if (format == ARENA_TEAMS)       /* 4-subsets, 3 splits each */
         return (long)nbots * (nbots - 1) * (nbots - 2) * (nbots - 3) / 24 * 3;
     return format == ARENA_GAUNTLET ? nbots - 1 : (long)nbots * (nbots - 1) / 2;
 }
 
-int arena_plan_size(int format, int nbots, int games, const char **why)
+int arena_plan_size(int format, int seats, int nbots, int games, const char **why)
 {
-    if (format < 0 || format > ARENA_TEAMS) {
-        *why = "format must be round-robin, gauntlet or teams";
+    if (format < 0 || format >= NFORMATS) {
+        *why = "format must be round-robin, gauntlet, teams or free-for-all";
+        return -1;
+    }
+    if (format == ARENA_FREE_FOR_ALL && (seats < 2 || seats > 4)) {
+        *why = "free-for-all plans games of 2 to 4 seats";
+        return -1;
+    }
+    if (format == ARENA_FREE_FOR_ALL && nbots < seats) {
+        *why = "a free-for-all tournament needs at least as many bots as seats";
+        return -1;
+    }
+    if (format == ARENA_FREE_FOR_ALL && (games < seats || games % seats || games > 1000000)) {
+        *why = "--games must be a multiple of the seats in free-for-all: each seed is "
+               "played once per rotation of the seats";
         return -1;
     }
     if (nbots < 2) {
@@ -40,12 +66,12 @@ int arena_plan_size(int format, int nbots, int games, const char **why)
         *why = "a team tournament needs at least 4 bots: two teams of two";
         return -1;
     }
-    if (games < 2 || games % 2 || games > 1000000) {
+    if (format != ARENA_FREE_FOR_ALL && (games < 2 || games % 2 || games > 1000000)) {
         *why = "--games must be a positive even number: games come in seed pairs, "
                "each seed played with the seats both ways";
         return -1;
     }
-    long total = pairings(format, nbots) * games;
+    long total = pairings(format, seats, nbots) * games;
     if (total > 10000000) {
         *why = "that plan has more than 10 million matches";
         return -1;
@@ -71,9 +97,45 @@ static int team_pair(arena_game *out, int n, uint64_t seed, int a, int b, int c,
     return n + 1;
 }
 
-int arena_plan(int format, int nbots, int games, uint64_t seed, arena_game *out)
+/* One seed of a group of k bots, once per rotation of its seats. */
+static int rotations(arena_game *out, int n, uint64_t seed, int k, const int *group)
+{
+    for (int r = 0; r < k; r++) {
+        out[n] = (arena_game){ n, seed, k, { 0, 0, 0, 0 } };
+        for (int i = 0; i < k; i++)
+            out[n].seat[i] = group[(i + r) % k];
+        n++;
+    }
+    return n;
+}
+
+/* Every k-subset of 0..nbots-1 in lexicographic order, one seed each. */
+static int free_for_all(arena_game *out, int n, uint64_t seed, int k, int nbots)
+{
+    int group[4];
+    for (int i = 0; i < k; i++)
+        group[i] = i;
+    for (;;) {
+        n = rotations(out, n, seed, k, group);
+        int i = k - 1;
+        while (i >= 0 && group[i] == nbots - k + i)
+            i--;
+        if (i < 0)
+            return n;
+        group[i]++;
+        for (int j = i + 1; j < k; j++)
+            group[j] = group[j - 1] + 1;
+    }
+}
+
+int arena_plan(int format, int seats, int nbots, int games, uint64_t seed, arena_game *out)
 {
     int n = 0;
+    if (format == ARENA_FREE_FOR_ALL) {
+        for (int unit = 0; unit < games / seats; unit++)
+            n = free_for_all(out, n, arena_pair_seed(seed, unit), seats, nbots);
+        return n;
+    }
     for (int pair = 0; pair < games / 2; pair++) {
         uint64_t s = arena_pair_seed(seed, pair);
         if (format == ARENA_TEAMS) {

@@ -14,29 +14,35 @@
 
 #include <stdint.h>
 
-enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS };
+enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS, ARENA_FREE_FOR_ALL };
 
 typedef struct arena_game {
     int      index;       /* position in the plan: the match's game_index */
     uint64_t seed;
-    int      seats;       /* 2, or 4 for team games */
+    int      seats;       /* 2; 4 for team games; free-for-all: the game's */
     int      seat[4];     /* indexes into the tournament's bot list */
 } arena_game;
 
-/* Parses "round-robin" / "gauntlet" / "teams"; -1 if none. */
+/* Parses "round-robin" / "gauntlet" / "teams" / "free-for-all"; -1 if none. */
 int  arena_format_parse(const char *name);
 const char *arena_format_name(int format);
 
 /* The number of matches, or -1 with a reason: at least 2 bots (4 for
- * teams), and games per pairing a positive even number (seed pairs).
+ * teams, `seats` for free-for-all), and games per pairing a positive even
+ * number (seed pairs), for free-for-all a multiple of `seats`.
  *
  * Teams: 2 v 2 with partners rotating. Every 4 bots of the list meet in
  * each of their 3 splits into two teams ({ab|cd}, {ac|bd}, {ad|bc}); a
  * team sits in seats 0 and 2, the other in 1 and 3, and the seed pair
- * swaps the sides. */
-int  arena_plan_size(int format, int nbots, int games, const char **why);
+ * swaps the sides.
+ *
+ * Free-for-all: games of `seats` seats (2..4), each seat for itself.
+ * Every group of `seats` bots meets; a seed is played once per rotation
+ * of the group's seats (a seed pair generalised), so each bot sits in each
+ * seat as often, under the same luck. `seats` matters to this format only. */
+int  arena_plan_size(int format, int seats, int nbots, int games, const char **why);
 /* Fills out[arena_plan_size(...)]; returns the count. */
-int  arena_plan(int format, int nbots, int games, uint64_t seed, arena_game *out);
+int  arena_plan(int format, int seats, int nbots, int games, uint64_t seed, arena_game *out);
 
 /* The seed of seed pair `pair` of a tournament seeded `seed`. */
 uint64_t arena_pair_seed(uint64_t seed, int pair);

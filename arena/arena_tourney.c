@@ -73,6 +73,25 @@ int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
     return s->format < 0 ? -1 : 0;
 }
 
+int arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size)
+{
+    const game_api *g = game_find(s->game);
+    if (!g) {
+        snprintf(err, size, "unknown game '%s'", s->game);
+        return -1;
+    }
+    game_options *o = game_options_new(g);
+    int rc = o ? 0 : -1;
+    if (!o)
+        snprintf(err, size, "out of memory");
+    if (rc == 0)
+        rc = game_options_parse(o, s->options, err, size);
+    if (rc == 0)
+        rc = game_shape(o, seats, teams, err, size);
+    game_options_free(o);
+    return rc;
+}
+
 int arena_check_command(const char *cmd, const char *cwd, char *err, size_t size)
 {
     char word[1024];
@@ -276,7 +295,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                       int64_t *tournament_id, char *err, size_t size)
 {
     const char *why;
-    int total = arena_plan_size(spec->format, spec->nbots, spec->games, &why);
+    int seats, teams;
+    if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
+        return -1;
+    int total = arena_plan_size(spec->format, seats, spec->nbots, spec->games, &why);
     if (total < 0) {
         snprintf(err, size, "%s", why);
         return -1;
@@ -288,7 +310,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         snprintf(err, size, "out of memory");
         return -1;
     }
-    arena_plan(spec->format, spec->nbots, spec->games, spec->seed, plan);
+    arena_plan(spec->format, seats, spec->nbots, spec->games, spec->seed, plan);
 
     arena_tournament t;
     arena_spec_to_tournament(spec, total, &t);

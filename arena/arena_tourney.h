@@ -41,6 +41,10 @@ void arena_spec_default(arena_spec *s);
 void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t);
 int  arena_spec_from_tournament(const arena_tournament *t, arena_spec *s);
 
+/* The seats and teams (distinct sides) of the spec's game and options.
+ * 0, or -1 with err (an unknown game, options that make no game). */
+int  arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size);
+
 /* Runs (or resumes) the tournament; fills *tournament_id. 0 when every
  * planned match is stored, -1 with err otherwise. */
 int  arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,

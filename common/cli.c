@@ -96,6 +96,28 @@ int cli_parse(const cli_flag *table, int argc, char **argv, const char **positio
     return 0;
 }
 
+/* Help text from column 22, wrapped at word ends to fit 90 columns. */
+static void wrapped(FILE *f, const char *text)
+{
+    enum { INDENT = 22, WIDTH = 90 };
+    int col = INDENT;
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col > INDENT && col + 1 + (int)word > WIDTH) {
+            fprintf(f, "\n%*s", INDENT, "");
+            col = INDENT;
+        } else if (col > INDENT) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(text, 1, word, f);
+        col += (int)word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
 void cli_help(FILE *f, const cli_flag *t)
 {
     for (; t && t->name; t++) {
@@ -103,10 +125,11 @@ void cli_help(FILE *f, const cli_flag *t)
             continue;
         char head[64];
         snprintf(head, sizeof head, "%s%s%s", t->name, t->arg ? " " : "", t->arg ? t->arg : "");
-        if (strlen(head) < 20)
-            fprintf(f, "  %-20s%s\n", head, t->help);
+        if (strlen(head) < 19)
+            fprintf(f, "  %-20s", head);
         else
-            fprintf(f, "  %s\n  %-20s%s\n", head, "", t->help);
+            fprintf(f, "  %s\n%22s", head, "");
+        wrapped(f, t->help);
     }
 }
 

@@ -15,14 +15,23 @@ run() {
   fi
 }
 export WC_TEST_GAMES=200
-for t in "$build"/tests/warchest/test_wc_*; do run "$(basename "$t")" "$t"; done
+for t in "$build"/tests/warchest/test_wc_* "$build"/games/*/tests/test_*; do
+  [ -x "$t" ] && run "$(basename "$t")" "$t"
+done
 run test_hidden_messages "$build/tests/protocol/test_hidden_messages"
 run test_ratings "$build/ratings/test_ratings"
-[ -x "$build/tests/arena/test_arena_db" ] && run test_arena_db "$build/tests/arena/test_arena_db"
+for t in test_arena_db test_arena_plan; do
+  [ -x "$build/tests/arena/$t" ] && run "$t" "$build/tests/arena/$t"
+done
 run test_arena_seats "$build/tests/arena/test_arena_seats"
 run test_arena_migrate "$build/tests/arena/test_arena_migrate" tests/arena/fixtures/schema1/arena.db
 [ -x "$build/tests/referee/proc/test_ref_cmd" ] && run test_ref_cmd "$build/tests/referee/proc/test_ref_cmd"
 run test_search "$build/tests/agents/test_search"
 run referee_match "$build/referee/referee" play --seed 3 --bot "$build/agents/greedy" --bot "$build/agents/random"
 run ismcts_bench "$build/agents/ismcts" --bench --playouts 100
+# A match of every game, its default options, between random bots.
+for game in $("$build/referee/referee" games | awk '{print $1}'); do
+  run "referee_$game" "$build/referee/referee" play --game "$game" --seed 3 \
+      --bot "$build/agents/random" --bot "$build/agents/random"
+done
 exit $fail

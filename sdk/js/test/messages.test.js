@@ -157,3 +157,17 @@ test("the wire refuses what is not a map with a type, and oversized parts", () =
     0xa9, ...Buffer.from("__proto__"), 0x80]);
   assert.throws(() => decodeMessage(proto), /__proto__/);
 });
+
+test("another game's request: plain observation, actions by text and index", () => {
+  const m = { type: "request", id: 3, decision: "bid", time: { move_ms: 1000, bank_ms: 10000 },
+    observation: { seat: 1, seats: 3, hand: [2, 5, 9], prize: 7 },
+    actions: [{ text: "bid 2", card: 2 }, { text: "bid 5", card: 5 }, { text: "bid 9", card: 9 }] };
+  const req = new Request(wire(m), "request", "anothergame");
+  assert.deepEqual(req.observation, m.observation);
+  assert.deepEqual(req.actions.map((a) => a.text), ["bid 2", "bid 5", "bid 9"]);
+  assert.equal(req.actions[2].fields.card, 9);
+  assert.equal(req.indexOf("bid 9"), 2);
+  assert.equal(req.indexOf(req.actions[1]), 1);
+  // Without a game named, War Chest's strict decoding still applies.
+  assert.throws(() => new Request(wire(m)), ProtocolError);
+});

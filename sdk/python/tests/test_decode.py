@@ -196,5 +196,28 @@ class HostileTest(unittest.TestCase):
         self.assertEqual((a.from_, a.to, a.target, a.index), ("e5", "e3", "e2", 4))
 
 
+class AnyGame(unittest.TestCase):
+    """Another game's request: its observation passes through as the plain
+    map it came as, its actions keep their text and index."""
+
+    REQUEST = {"type": "request", "id": 3, "decision": "bid",
+               "time": {"move_ms": 1000, "bank_ms": 10000},
+               "observation": {"seat": 1, "seats": 3, "hand": [2, 5, 9], "prize": 7},
+               "actions": [{"text": "bid 2", "card": 2}, {"text": "bid 5", "card": 5},
+                           {"text": "bid 9", "card": 9}]}
+
+    def test_observation_is_plain_data(self):
+        req = Request.from_map(self.REQUEST, "anothergame")
+        self.assertEqual(req.observation, self.REQUEST["observation"])
+        self.assertEqual(req.decision, "bid")
+        self.assertEqual([a.text for a in req.actions], ["bid 2", "bid 5", "bid 9"])
+        self.assertEqual(req.index_of("bid 9"), 2)
+        self.assertEqual(req.index_of(req.actions[1]), 1)
+
+    def test_war_chest_stays_decoded(self):
+        req = Request.from_map(load("request-late.msgpack"), "warchest")
+        self.assertIsInstance(req.observation, Observation)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -32,6 +32,15 @@ class ToLineTest(unittest.TestCase):
         # What random.sh counts.
         self.assertEqual(line.count(b'"index":'), len(msg["actions"]))
 
+    def test_any_game_actions_keep_their_keys(self):
+        msg = {"type": "request", "id": 4, "decision": "bid", "time": {},
+               "observation": {"hand": [1, 3]},
+               "actions": [{"text": "bid 1", "card": 1}, {"text": "bid 3", "card": 3}]}
+        out = json.loads(to_line(msg))
+        self.assertEqual(out["actions"], [{"index": 0, "text": "bid 1", "card": 1},
+                                          {"index": 1, "text": "bid 3", "card": 3}])
+        self.assertEqual(out["observation"], {"hand": [1, 3]})
+
     def test_other_messages_pass_through(self):
         end = {"type": "end", "scores": [1.0, 0.0], "reason": "markers", "culprit": None,
                "detail": "all markers placed", "blob": b"\xff"}
