@@ -5,7 +5,8 @@
 #     stdio bridge), 2 and 3 seats; each record replays and shows;
 #  2. `arena tournament --game goofspiel` plays a round-robin that is rated,
 #     passes `arena check`, and whose matches replay and rerun identically;
-#     the same command again finds the same tournament.
+#     the same command again finds the same tournament; then a free-for-all
+#     of 3 seats, each for itself, rated and checked.
 # (--memory-mb 0: sanitizer builds of the C bots reserve terabytes.)
 # Usage: test_gs_e2e.sh REFEREE ARENA C_RANDOM REPO
 set -euo pipefail
@@ -63,4 +64,16 @@ done
 "$arena" "${targs[@]}" >/dev/null 2>"$tmp/again" || fail "the same tournament again"
 grep -q 'resuming tournament 1: 12 of 12' "$tmp/again" || fail "not found again: $(cat "$tmp/again")"
 echo "arena: a goofspiel round-robin, rated, checked, replayed and rerun"
+
+# Three seats, each for itself: every bot in every seat under one seed.
+"$arena" --db "$db" tournament --game goofspiel --players 3 --cards 6 --format free-for-all \
+  --games 3 --concurrency 2 --memory-mb 0 --quiet || fail "a 3-seat free-for-all"
+"$arena" --db "$db" matches --tournament 2 --format csv >"$tmp/ffa"
+[ "$(grep -c ',points,' "$tmp/ffa")" -eq 3 ] || fail "3 matches by points: $(cat "$tmp/ffa")"
+"$arena" --db "$db" standings --players 3 --format csv >"$tmp/ffa-standings" ||
+  fail "3-seat standings"
+[ "$(wc -l <"$tmp/ffa-standings")" -eq 4 ] || fail "3-seat standings: $(cat "$tmp/ffa-standings")"
+"$arena" --db "$db" check | grep -q 'ratings equal a recompute' || fail "arena check, 3 seats"
+"$arena" --db "$db" replay 13 | grep -q "^match 13: verified" || fail "replay of a 3-seat match"
+echo "arena: a 3-seat goofspiel free-for-all, rated and checked"
 echo "1 passed, 0 failed"
