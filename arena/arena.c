@@ -443,7 +443,7 @@ static int cmd_rerun(int argc, char **argv)
         c.handshake_ms = spec.handshake_ms;
         c.strikes = spec.strikes;
         if (spec.memory_mb >= 0)          /* the tournament's limit, as its workers had it */
-            c.limits.address_space_bytes = (uint64_t)spec.memory_mb << 20;
+            c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
     }
     arena_bot bots[ARENA_MAX_SEATS];
     for (int i = 0; i < m.seats; i++) {
