@@ -28,9 +28,11 @@
 #include "arena_db.h"
 #include "arena_plan.h"
 #include "arena_report.h"
+#include "arena_show.h"
 #include "arena_sprt.h"
 #include "arena_tourney.h"
 #include "game_cli.h"
+#include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "zauth.h"
@@ -134,6 +136,11 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
                 "docker/README.md), with --curve-workers", &run->remote.curve_key),
         CLI_ARG("--curve-workers", CLI_STR, "FILE", "admit only the workers whose public keys "
                 "FILE lists", &run->remote.curve_workers),
+        CLI_NUM("--log-bytes", CLI_I64, "N", "each seat's log kept with its match, cut to N "
+                "bytes: its head and tail (default 65536; 0: none kept)", &run->log_bytes, 0,
+                REF_LOG_MAX_CAP),
+        CLI_NUM("--keep-logs", CLI_I64, "N", "keep the logs of the newest N matches only "
+                "(default: all)", &run->keep_logs, 0, 1e15),
         CLI_ARG("--referee", CLI_STR, "PATH", "the referee binary (default: next to this one)",
                 &referee_flag),
         CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", resume),
@@ -168,7 +175,7 @@ static int cmd_tournament(int argc, char **argv)
 {
     arena_spec spec;
     arena_spec_default(&spec);
-    arena_run run = { 0 };
+    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     run.concurrency = cores > 0 ? (int)cores : 1;
     char referee[PATH_MAX + 32], err[512];
@@ -275,12 +282,12 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
     if (n < 0)
         return ac_fail("cannot read the matches");
     if (format == ARENA_CSV)
-        fprintf(out, "id,tournament,seed,bots,scores,reason,culprit,decisions,seconds\n");
+        fprintf(out, "id,tournament,seed,bots,scores,reason,culprit,decisions,seconds,detail\n");
     else if (format == ARENA_JSON)
         fprintf(out, "[");
     else
-        fprintf(out, "%6s %4s  %-40s %-9s %-14s %7s\n", "match", "tour", "seats", "result",
-                "reason", "moves");
+        fprintf(out, "%6s %4s  %-40s %-9s %-14s %7s  %s\n", "match", "tour", "seats", "result",
+                "reason", "moves", "detail");
     for (int k = 0; k < n; k++) {
         const arena_match *m = &list[k];
         char bots[256] = "", scores[64] = "";
@@ -297,19 +304,26 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
         char culprit[16] = "";
         if (m->culprit >= 0)
             snprintf(culprit, sizeof culprit, "%d", m->culprit);
-        if (format == ARENA_CSV)
-            fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%s,%s,%s,%s,%d,%.3f\n", m->id,
+        if (format == ARENA_CSV) {
+            fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%s,%s,%s,%s,%d,%.3f,", m->id,
                     m->tournament_id, m->seed, bots, scores, m->reason, culprit, m->decisions,
                     secs);
-        else if (format == ARENA_JSON)
+            ac_put_text(out, ARENA_CSV, m->detail);
+            fputc('\n', out);
+        } else if (format == ARENA_JSON) {
             fprintf(out, "%s\n  {\"id\": %" PRId64 ", \"tournament\": %" PRId64 ", \"seed\": %" PRIu64
                          ", \"bots\": \"%s\", \"scores\": \"%s\", \"reason\": \"%s\", \"culprit\": %s,"
-                         " \"decisions\": %d, \"seconds\": %.3f}",
+                         " \"decisions\": %d, \"seconds\": %.3f, \"detail\": ",
                     k ? "," : "", m->id, m->tournament_id, m->seed, bots, scores, m->reason,
                     culprit[0] ? culprit : "null", m->decisions, secs);
-        else
-            fprintf(out, "%6" PRId64 " %4" PRId64 "  %-40s %-9s %-14s %7d\n", m->id,
+            ac_put_text(out, ARENA_JSON, m->detail);
+            fputc('}', out);
+        } else {
+            fprintf(out, "%6" PRId64 " %4" PRId64 "  %-40s %-9s %-14s %7d  ", m->id,
                     m->tournament_id, bots, scores, m->reason, m->decisions);
+            ac_put_text(out, ARENA_TABLE, m->detail);
+            fputc('\n', out);
+        }
     }
     if (format == ARENA_JSON)
         fprintf(out, "%s]\n", n ? "\n" : "");
@@ -490,6 +504,45 @@ out:
     return rc;
 }
 
+static const char match_help[] =
+    "usage: arena match MATCH_ID [--logs] [--tail N]\n"
+    "Shows a stored match: each seat's bot (name, version, id), score, decisions and time\n"
+    "used; the result, its reason and detail; and each seat's log as the tournament kept it\n"
+    "(arena tournament --log-bytes): its last N lines (default 10), or with --logs all of it.\n";
+
+static int cmd_match(int argc, char **argv)
+{
+    if (ac_help(argc, argv)) {
+        fputs(match_help, stdout);
+        return 0;
+    }
+    int64_t id = 0, tail = 10;
+    for (int i = 0; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--logs")) {
+            tail = -1;
+        } else if (!strcmp(argv[i], "--tail") && val) {
+            if (kv_i64(val, 0, INT32_MAX, &tail) < 0)
+                return ac_fail("--tail wants a number of lines, not '%s'", val);
+            i++;
+        } else if (argv[i][0] != '-' && !id) {
+            if (kv_i64(argv[i], 1, INT64_MAX, &id) < 0)
+                return ac_fail("a match number is wanted, not '%s'", argv[i]);
+        } else {
+            return ac_fail("unknown option '%s' (see arena match --help)", argv[i]);
+        }
+    }
+    if (!id)
+        return ac_fail("match needs a MATCH_ID (arena matches lists them)");
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    char err[256];
+    int rc = arena_show_match(db, id, (int)tail, stdout, err, sizeof err);
+    arena_db_close(db);
+    return rc ? ac_fail("%s", err) : 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
     if (argc || ac_help(argc, argv)) {
@@ -568,7 +621,8 @@ static const char usage[] =
     "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
     "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
     "  crosstable             results pair by pair\n"
-    "  matches                every stored match: bots, result, reason\n"
+    "  matches                every stored match: bots, result, reason and its detail\n"
+    "  match MATCH_ID         one match: seats, result, time used, each bot's log\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
@@ -632,6 +686,8 @@ int main(int argc, char **argv)
         return cmd_tournament(n, rest);
     if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
         return cmd_report(n, rest, cmd);
+    if (!strcmp(cmd, "match"))
+        return cmd_match(n, rest);
     if (!strcmp(cmd, "replay"))
         return cmd_replay(n, rest);
     if (!strcmp(cmd, "rerun"))

@@ -14,6 +14,7 @@
 #include "arena_plan.h"
 #include "arena_tourney.h"
 #include "clk.h"
+#include "ref_log.h"
 
 /* Matches per minute for one tournament at `concurrency`; < 0 on error. */
 static double run_once(const char *dir, int concurrency, int games, const char *referee,
@@ -38,7 +39,8 @@ static double run_once(const char *dir, int concurrency, int games, const char *
         arena_db_bot_by_name(db, b.name, &b);
         spec.bot[spec.nbots++] = b.id;
     }
-    arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1 };
+    arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1,
+                      .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
     int64_t tid;
     double t0 = clk_mono_s();
     int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);

@@ -226,8 +226,18 @@ static const char *const migrations[] = {
     "  games INTEGER NOT NULL,"
     "  PRIMARY KEY (fit_id, bot_id)) WITHOUT ROWID;"
     "CREATE INDEX rating_fit_bots_bot ON rating_fit_bots(bot_id, fit_id);",
+
+    /* 4: each seat's log, an excerpt under the tournament's cap (ref_log.h),
+     * kept with its match; retention deletes these rows only. */
+    "CREATE TABLE match_logs("
+    "  match_id INTEGER NOT NULL REFERENCES matches(id),"
+    "  seat INTEGER NOT NULL CHECK (seat >= 0),"
+    "  bytes INTEGER NOT NULL CHECK (bytes >= 0),"    /* the whole log's size */
+    "  text BLOB NOT NULL,"                           /* the excerpt, any bytes */
+    "  PRIMARY KEY (match_id, seat));",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
+_Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");
 
 /* ---- shared helpers ----------------------------------------------------- */
 

@@ -22,6 +22,10 @@
 
 typedef struct arena_db arena_db;
 
+/* The schema this arena writes (PRAGMA user_version): the number of
+ * migrations in arena_db.c, which asserts the two agree. */
+#define ARENA_DB_SCHEMA 4
+
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
  * or -1 with a one-line reason ("no database at X", "X is not an arena
@@ -137,6 +141,8 @@ typedef struct arena_match {
     char *record;             /* the match record text (malloc'ed by getters) */
     int64_t started_ms, finished_ms;   /* Unix time, milliseconds */
     double elo_k;             /* K used for this match's rating update */
+    const struct arena_log *logs;   /* store only: seats' log excerpts (may be NULL) */
+    int  nlogs;
 } arena_match;
 
 /* Stores the match and, in the same transaction, updates each seat's bot
@@ -210,6 +216,27 @@ int  arena_db_fit_store(arena_db *db, int64_t ladder_id, int64_t at_ms, int64_t 
  * and *rows malloc'ed alike. Count or -1. */
 int  arena_db_fit_history(arena_db *db, int64_t ladder_id, int64_t bot_id, int64_t **at_ms,
                           arena_fit_row **rows);
+
+/* ---- logs ------------------------------------------------------------------ */
+
+/* A seat's log as a match keeps it: the excerpt the worker cut under the
+ * tournament's cap (the head and tail of a longer log around a line saying
+ * how much was left out), and the whole log's size. Bytes, not text: a
+ * bot may write anything, and whoever shows it escapes it. */
+typedef struct arena_log {
+    int      seat;
+    uint64_t bytes;           /* the whole log's size */
+    char    *text;            /* the excerpt, len bytes, NUL-terminated (malloc'ed) */
+    size_t   len;
+} arena_log;
+
+/* The stored logs of a match, by seat; *out malloc'ed (arena_logs_free).
+ * Seats without a stored log are absent. Count, or -1. */
+int  arena_db_match_logs(arena_db *db, int64_t match_id, arena_log **out);
+void arena_logs_free(arena_log *logs, int n);
+/* Retention: deletes the logs of every match but the newest `keep` that
+ * have any (their results stay). The count of matches whose logs went, or -1. */
+int  arena_db_logs_prune(arena_db *db, int64_t keep, char *err, size_t size);
 
 /* ---- ratings and results ------------------------------------------------ */
 

@@ -10,6 +10,7 @@
  * arena_db_ladder.c     ladders, their forfeit records and rating fits
  * arena_db_match.c      matches, their seats and the rating update
  * arena_db_check.c      results, pair results, the ratings replay check
+ * arena_db_log.c        seats' logs kept with their matches, retention
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -22,7 +23,7 @@
 #include "clk.h"
 
 /* Distinct SQL texts in the library; the cache asserts it never fills. */
-#define ADB_CACHE 80
+#define ADB_CACHE 96
 
 struct arena_db {
     sqlite3 *h;
@@ -122,5 +123,9 @@ int adb_match_next(sqlite3_stmt *st, int *rc, arena_match *m);
  * 0 with why not in err. Storing and the replay check both ask it, then
  * rate with arena_elo_match. */
 int adb_match_ok(const arena_match *m, char *err, size_t size);
+
+/* Inserts a match's seat logs, inside the caller's transaction. 0, or -1. */
+int adb_logs_store(arena_db *db, int64_t match_id, const arena_log *logs, int n, char *err,
+                   size_t size);
 
 #endif

@@ -327,7 +327,8 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
     }
     int64_t mid = 0;
     if (insert_match(db, m, &mid, err, size) != 0 ||
-        write_ratings(db, m, mid, before, elo, games, err, size) != 0)
+        write_ratings(db, m, mid, before, elo, games, err, size) != 0 ||
+        adb_logs_store(db, mid, m->logs, m->nlogs, err, size) != 0)
         return -1;
     *id = mid;
     return 0;

@@ -237,7 +237,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     msgpack_packer pk;
     p->sb.size = 0;
     msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, job->memory_mb >= 0 ? 9 : 8);
+    msgpack_pack_map(&pk, job->memory_mb >= 0 ? 10 : 9);
     mpw_str(&pk, "type");    mpw_str(&pk, "job");
     mpw_str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
     mpw_str(&pk, "game");    mpw_str(&pk, job->game);
@@ -256,6 +256,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     mpw_str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
     mpw_str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
     mpw_str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
+    mpw_str(&pk, "log_bytes"); msgpack_pack_int64(&pk, job->log_bytes);
     if (job->memory_mb >= 0) {
         mpw_str(&pk, "memory_mb");
         msgpack_pack_int64(&pk, job->memory_mb);
@@ -365,6 +366,31 @@ static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msg
     return 1;
 }
 
+/* The seats' logs of a result; a malformed entry is skipped (the match
+ * still counts: logs are for people, the record is what is checked). */
+static void read_logs(const msgpack_object *m, arena_job_result *out)
+{
+    const msgpack_object *a = mps_get(m, "logs");
+    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
+        return;
+    for (uint32_t i = 0; i < a->via.array.size && out->nlogs < ARENA_MAX_SEATS; i++) {
+        const msgpack_object *e = &a->via.array.ptr[i], *t = mps_get(e, "text");
+        uint64_t bytes;
+        if (!t || t->type != MSGPACK_OBJECT_BIN || mps_get_u64(e, "bytes", &bytes) < 0)
+            continue;
+        arena_log *l = &out->logs[out->nlogs];
+        l->text = malloc(t->via.bin.size + 1);
+        if (!l->text)
+            return;
+        memcpy(l->text, t->via.bin.ptr, t->via.bin.size);
+        l->text[t->via.bin.size] = 0;
+        l->len = t->via.bin.size;
+        l->bytes = bytes;
+        l->seat = (int)i;
+        out->nlogs++;
+    }
+}
+
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
                   arena_job_result *out)
@@ -404,6 +430,7 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     out->id = p->jobs[j].id;
     out->error = dup_str(m, "error");
     out->record = dup_str(m, "record");
+    read_logs(m, out);
     mps_get_int(m, "started_ms", &out->started_ms);
     mps_get_int(m, "finished_ms", &out->finished_ms);
     if (!out->error && !out->record)
@@ -516,4 +543,7 @@ void arena_job_result_free(arena_job_result *r)
     free(r->error);
     free(r->record);
     r->error = r->record = NULL;
+    for (int i = 0; i < r->nlogs; i++)
+        free(r->logs[i].text);
+    r->nlogs = 0;
 }

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "arena_db.h"
 #include "zauth.h"
 #include "game.h"
 
@@ -31,6 +32,7 @@ typedef struct arena_job {
     int64_t  move_ms, bank_ms, handshake_ms;
     int      strikes;
     int64_t  memory_mb;           /* bots' address space; -1: the referee's default */
+    int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
 } arena_job;
 
 typedef struct arena_job_result {
@@ -38,6 +40,8 @@ typedef struct arena_job_result {
     char   *error;                /* the referee could not run it (malloc'ed) */
     char   *record;               /* the match record text (malloc'ed) */
     int64_t started_ms, finished_ms;
+    arena_log logs[ARENA_MAX_SEATS];   /* each seat's log excerpt, seat order */
+    int     nlogs;
 } arena_job_result;
 
 /* Where remote workers connect, and how they prove who they are (CURVE,

@@ -265,11 +265,14 @@ static int to_match(const arena_job_result *res, const arena_spec *spec, const a
     m->started_ms = res->started_ms;
     m->finished_ms = res->finished_ms;
     m->elo_k = spec->elo_k;
+    m->logs = res->logs;
+    m->nlogs = res->nlogs;
     ref_record_free(&rec);
     return 0;
 }
 
-static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, arena_job *job)
+static void job_for(const arena_spec *spec, const arena_game *g, int64_t log_bytes, arena_db *db,
+                    arena_job *job)
 {
     memset(job, 0, sizeof *job);
     job->id = g->index;
@@ -289,6 +292,7 @@ static void job_for(const arena_spec *spec, const arena_game *g, arena_db *db, a
     job->handshake_ms = spec->handshake_ms;
     job->strikes = spec->strikes;
     job->memory_mb = spec->memory_mb;
+    job->log_bytes = log_bytes;
 }
 
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
@@ -347,7 +351,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         for (int i = 0; i < total; i++)
             if (!stored[i]) {
                 arena_job job;
-                job_for(spec, &plan[i], db, &job);
+                job_for(spec, &plan[i], run->log_bytes, db, &job);
                 arena_pool_submit(pool, &job);
             }
     }
@@ -380,10 +384,14 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         }
         arena_job_result_free(&res);
         done++;
+        if (run->keep_logs >= 0 && done % 64 == 0)
+            arena_db_logs_prune(db, run->keep_logs, NULL, 0);
         if (!run->quiet)
             progress(db, t.id, done, total, ndone, t0, tty, &last);
     }
     arena_db_tournament_finish(db, t.id);
+    if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
+        goto out;
     rc = 0;
 out:
     arena_pool_stop(pool);

@@ -31,6 +31,8 @@ typedef struct arena_run {
     const char *referee;          /* path to the referee binary */
     arena_remote remote;          /* remote workers: endpoint and keys, or none */
     int  quiet;                   /* no progress */
+    int64_t log_bytes;            /* each seat's log kept per match, cut to this; 0: none */
+    int64_t keep_logs;            /* logs of the newest N matches stay; -1: all */
 } arena_run;
 
 /* The default game with its default options, round-robin, 10 games. */

@@ -179,12 +179,24 @@ fail:
     return -1;
 }
 
+uint32_t ref_bot_seed(uint64_t match_seed, int seat_index)
+{
+    /* SplitMix64's finalizer over the seed and the seat: neighbouring
+     * seeds and seats give unrelated values. */
+    uint64_t z = match_seed + 0x9E3779B97F4A7C15ull * (uint64_t)(seat_index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (uint32_t)(z % 0x7FFFFFFFu) + 1;
+}
+
 static void start_bot(match *m, int i)
 {
     seat *s = &m->seats[i];
     const ref_config *c = m->cfg;
     int tcp = strcmp(c->transport, "tcp") == 0;
-    char env_endpoint[340], env_token[64], env_seat[32], log[400], err[512], share[128];
+    char env_endpoint[340], env_token[64], env_seat[32], env_seed[32], log[400], err[512],
+         share[128];
     /* Inside a sandbox the seat's folder is seen at REF_SANDBOX_SHARE. */
     if (!tcp && m->sandbox->namespaces)
         snprintf(env_endpoint, sizeof env_endpoint,
@@ -193,8 +205,9 @@ static void start_bot(match *m, int i)
         snprintf(env_endpoint, sizeof env_endpoint, "ARENA_ENDPOINT=%s", s->endpoint);
     snprintf(env_token, sizeof env_token, "ARENA_TOKEN=%s", s->token);
     snprintf(env_seat, sizeof env_seat, "ARENA_SEAT=%d", i);
-    char *env[64] = { env_endpoint, env_token, env_seat, "ARENA_PROTOCOL=1" };
-    for (int k = 0, n = 4; c->bot_env[i] && c->bot_env[i][k] && n < 63; k++)
+    snprintf(env_seed, sizeof env_seed, "ARENA_BOT_SEED=%" PRIu32, ref_bot_seed(c->seed, i));
+    char *env[64] = { env_endpoint, env_token, env_seat, env_seed, "ARENA_PROTOCOL=1" };
+    for (int k = 0, n = 5; c->bot_env[i] && c->bot_env[i][k] && n < 63; k++)
         env[n++] = c->bot_env[i][k];
     snprintf(log, sizeof log, "%s/seat%d.log", c->log_dir ? c->log_dir : m->dir, i);
     snprintf(share, sizeof share, "%s/seat%d", m->dir, i);

@@ -57,6 +57,11 @@ void ref_config_default(ref_config *c);
 #define REF_MEMORY         "memory"
 #define REF_PROCESSES      "processes"
 
+/* ARENA_BOT_SEED, the seed each seat's bot is given: from 1 to 2^31 - 1
+ * (a number every language reads exactly), a function of the match seed
+ * and the seat only, so a match played again gives each bot the same. */
+uint32_t ref_bot_seed(uint64_t match_seed, int seat);
+
 /* Plays the match into `rec` (ref_record_init'ed). Returns 0 when a
  * result was reached, however the bots behaved; -1 with `err` when the
  * referee itself could not run (no sockets, bad options). */

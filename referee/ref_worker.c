@@ -28,6 +28,7 @@
 #include "kv.h"
 #include "mps.h"
 #include "mpw.h"
+#include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_worker.h"
@@ -63,19 +64,34 @@ static char *record_text(const ref_record *rec, const game_api *g)
     return text;
 }
 
+/* Each seat's log excerpt: {bytes: the log's size, text: bin}. */
+static void pack_logs(msgpack_packer *pk, const ref_log *logs, int n)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_map(pk, 2);
+        mpw_str(pk, "bytes"); msgpack_pack_uint64(pk, logs[i].bytes);
+        mpw_str(pk, "text");
+        msgpack_pack_bin(pk, logs[i].len);
+        msgpack_pack_bin_body(pk, logs[i].text ? logs[i].text : "", logs[i].len);
+    }
+}
+
 static void send_result(void *sock, msgpack_sbuffer *sb, int64_t id, const char *error,
-                        const char *record, int64_t started, int64_t finished)
+                        const char *record, int64_t started, int64_t finished,
+                        const ref_log *logs, int nlogs)
 {
     msgpack_packer pk;
     sb->size = 0;
     msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 6);
+    msgpack_pack_map(&pk, 7);
     mpw_str(&pk, "type");        mpw_str(&pk, "result");
     mpw_str(&pk, "id");          msgpack_pack_int64(&pk, id);
     mpw_str(&pk, "error");       if (error) mpw_str(&pk, error); else msgpack_pack_nil(&pk);
     mpw_str(&pk, "record");      if (record) mpw_str(&pk, record); else msgpack_pack_nil(&pk);
     mpw_str(&pk, "started_ms");  msgpack_pack_int64(&pk, started);
     mpw_str(&pk, "finished_ms"); msgpack_pack_int64(&pk, finished);
+    mpw_str(&pk, "logs");        pack_logs(&pk, logs, nlogs);
     send_sb(sock, sb);
 }
 
@@ -89,9 +105,8 @@ static int get_ms(const msgpack_object *job, const char *key, int64_t *dst)
 }
 
 /* Plays one job. Returns 0, or -1 with `err` when it cannot be run. */
-static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, ref_record *rec,
-                    const game_api **game,
-                    char *err, size_t size)
+static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, const char *log_dir,
+                    ref_record *rec, const game_api **game, int *nbots, char *err, size_t size)
 {
     char game_name[32], options_text[GAME_OPTIONS_TEXT_MAX + 1];
     uint64_t seed;
@@ -115,7 +130,8 @@ static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, ref_rec
     c.game = g;
     c.seed = seed;
     c.sandbox = sandbox;
-    c.nbots = (int)bots->via.array.size;
+    c.nbots = *nbots = (int)bots->via.array.size;
+    c.log_dir = log_dir;
     for (int i = 0; i < c.nbots; i++) {
         const msgpack_object *b = &bots->via.array.ptr[i];
         if (mps_get_str(b, "cmd", cmd[i], sizeof cmd[i]) < 0) {
@@ -204,23 +220,49 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
     return 0;
 }
 
+/* Reads each seat's log excerpt from `dir` and removes the files and the
+ * directory. */
+static void collect_logs(const char *dir, int n, size_t cap, ref_log *logs)
+{
+    for (int i = 0; i < n; i++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/seat%d.log", dir, i);
+        if (ref_log_read(&logs[i], path, cap) < 0)
+            memset(&logs[i], 0, sizeof logs[i]);   /* shipped as an empty log */
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 /* Plays one job message and answers it. */
 static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
                     const worker_opts *o)
 {
-    int64_t id = -1;
+    int64_t id = -1, log_cap = REF_LOG_DEFAULT_CAP;
     uint64_t seed = 0;
     mps_get_int(job, "id", &id);
     mps_get_u64(job, "seed", &seed);
+    if (mps_get_int(job, "log_bytes", &log_cap) < 0 || log_cap < 0 || log_cap > REF_LOG_MAX_CAP)
+        log_cap = REF_LOG_DEFAULT_CAP;
     ref_record rec;
     ref_record_init(&rec);
-    char err[512] = "";
+    char err[512] = "", dir[] = "/tmp/arena-logs-XXXXXX";
     int64_t started = clk_wall_ms();
     const game_api *g = NULL;
+    int nbots = 0, played = -1;
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
-    int played = play_job(job, o->sandbox, &rec, &g, err, sizeof err);
+    int made = mkdtemp(dir) != NULL;
+    if (!made)
+        snprintf(err, sizeof err, "cannot make a directory for the bots' logs: %s",
+                 strerror(errno));
+    else
+        played = play_job(job, o->sandbox, dir, &rec, &g, &nbots, err, sizeof err);
     int64_t finished = clk_wall_ms();
+    ref_log logs[GAME_MAX_SEATS];
+    memset(logs, 0, sizeof logs);
+    if (made)
+        collect_logs(dir, nbots, (size_t)log_cap, logs);
     char *text = played == 0 ? record_text(&rec, g) : NULL;
     /* Logged before it is sent: a job logged as unfinished was never
      * answered (the container test relies on it). */
@@ -229,7 +271,9 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
                 " %.1f s\n", id, seed, played == 0 ? rec.reason : "not played: ",
                 played == 0 ? "" : err, rec.ndecisions, (double)(finished - started) / 1000);
     send_result(sock, sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
-                started, finished);
+                started, finished, logs, played == 0 ? nbots : 0);
+    for (int i = 0; i < nbots; i++)
+        ref_log_free(&logs[i]);
     free(text);
     ref_record_free(&rec);
 }

@@ -325,7 +325,11 @@ const char *ref_proc_exit_text(int status, char *buf, size_t size)
     if (status == REF_PROC_STATUS_UNKNOWN) {
         snprintf(buf, size, "exit status unknown");
     } else if (WIFEXITED(status)) {
-        snprintf(buf, size, "exited with status %d", WEXITSTATUS(status));
+        int code = WEXITSTATUS(status);
+        /* The shell's codes for a command it could not run. */
+        snprintf(buf, size, "exited with status %d%s", code,
+                 code == 127 ? " (command not found)"
+                 : code == 126 ? " (command found but not executable)" : "");
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *name = strsignal(sig), *abbrev = sigabbrev_np(sig);

@@ -34,17 +34,17 @@ static void test_open_migrate(void **state)
     const char *path = db_path("fresh");
     arena_db *db = NULL;
     assert_int_equal(arena_db_open(&db, path, 1, err, sizeof err), 0);
-    assert_int_equal(arena_db_schema_version(db), 3);
+    assert_int_equal(arena_db_schema_version(db), ARENA_DB_SCHEMA);
     int64_t bot = add_bot(db, "alice");
     arena_db_close(db);
 
-    assert_int_equal(raw_int(path, "PRAGMA user_version"), 3);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 9);
+    assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 10);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
     assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
-    assert_int_equal(arena_db_schema_version(db), 3);
+    assert_int_equal(arena_db_schema_version(db), ARENA_DB_SCHEMA);
     arena_bot b;
     assert_int_equal(arena_db_bot_by_name(db, "alice", &b), 0);
     assert_int_equal(b.id, bot);

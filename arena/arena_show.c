@@ -1,0 +1,146 @@
+/*
+ * arena_show.c - `arena match ID`: one stored match as a person reads it,
+ * and the escaping every report applies to text a bot could have written.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena_cmd.h"
+#include "arena_report.h"
+#include "arena_show.h"
+#include "ref_record.h"
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+    size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
+             : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || n > left || (n == 2 && s[0] < 0xC2) || (n == 4 && s[0] > 0xF4))
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xE0 && s[1] < 0xA0) || (n == 3 && s[0] == 0xED && s[1] >= 0xA0) ||
+        (n == 4 && s[0] == 0xF0 && s[1] < 0x90) || (n == 4 && s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* Writes a log's bytes: newlines and tabs kept, other control bytes and
+ * bytes that are not UTF-8 as \xNN. */
+static void put_log(FILE *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned c = p[i];
+        size_t n = utf8_len(p + i, len - i);
+        if (n > 1) {
+            fwrite(p + i, 1, n, out);
+            i += n;
+            continue;
+        }
+        i++;
+        if (n == 0 || c == 0x7f || (c < 0x20 && c != '\n' && c != '\t'))
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc((int)c, out);
+    }
+}
+
+/* The start of the last `lines` lines of a log (a final newline does not
+ * start an empty line). */
+static size_t tail_start(const char *s, size_t len, int lines)
+{
+    size_t i = len;
+    if (i && s[i - 1] == '\n')
+        i--;
+    while (i > 0) {
+        if (s[i - 1] == '\n' && --lines == 0)
+            break;
+        i--;
+    }
+    return i;
+}
+
+static void show_logs(arena_db *db, int64_t id, int seats, int tail_lines, FILE *out)
+{
+    arena_log *logs = NULL;
+    int n = arena_db_match_logs(db, id, &logs);
+    if (n <= 0) {
+        fprintf(out, "logs: %s\n", n < 0 ? "cannot be read" : "none kept");
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        const arena_log *l = &logs[k];
+        if (l->seat >= seats)
+            continue;
+        size_t from = tail_lines < 0 ? 0 : tail_start(l->text, l->len, tail_lines);
+        fprintf(out, "--- seat %d log: %" PRIu64 " bytes%s%s ---\n", l->seat, l->bytes,
+                l->len < l->bytes ? ", excerpt kept" : "",
+                from > 0 ? " (its last lines; --logs shows all that is kept)" : "");
+        put_log(out, l->text + from, l->len - from);
+        if (l->len > from && l->text[l->len - 1] != '\n')
+            fputc('\n', out);
+    }
+    arena_logs_free(logs, n);
+}
+
+/* Decisions and microseconds per seat, from the stored record. */
+static void seat_times(const arena_match *m, int *count, uint64_t *micros)
+{
+    memset(count, 0, sizeof(int) * ARENA_MAX_SEATS);
+    memset(micros, 0, sizeof(uint64_t) * ARENA_MAX_SEATS);
+    FILE *f = m->record ? fmemopen(m->record, strlen(m->record), "r") : NULL;
+    if (!f)
+        return;
+    ref_record rec;
+    const game_api *g;
+    char err[256];
+    if (ref_record_read(&rec, &g, f, err, sizeof err) == 0) {
+        for (size_t i = 0; i < rec.ndecisions; i++)
+            if (rec.decisions[i].seat < ARENA_MAX_SEATS && !rec.decisions[i].substituted) {
+                count[rec.decisions[i].seat]++;
+                micros[rec.decisions[i].seat] += rec.decisions[i].micros;
+            }
+        ref_record_free(&rec);
+    }
+    fclose(f);
+}
+
+int arena_show_match(arena_db *db, int64_t id, int tail_lines, FILE *out, char *err,
+                     size_t size)
+{
+    arena_match m;
+    int found = arena_db_match_get(db, id, &m);
+    if (found != 0) {
+        snprintf(err, size, found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
+        return found > 0 ? 1 : -1;
+    }
+    fprintf(out, "match %" PRId64 ": %s, seed %" PRIu64 ", %s", m.id, m.game, m.seed, m.options);
+    if (m.tournament_id)
+        fprintf(out, ", tournament %" PRId64 " game %d", m.tournament_id, m.game_index + 1);
+    fprintf(out, "\n");
+    int count[ARENA_MAX_SEATS];
+    uint64_t micros[ARENA_MAX_SEATS];
+    seat_times(&m, count, micros);
+    fprintf(out, "%4s  %-24s %-10s %6s %5s %9s %9s\n", "seat", "bot", "version", "bot id",
+            "score", "decisions", "time");
+    for (int i = 0; i < m.seats; i++) {
+        arena_bot b;
+        int known = arena_db_bot_by_id(db, m.bot[i], &b) == 0;
+        fprintf(out, "%4d  %-24s %-10s %6" PRId64 " %5g %9d %8.3fs\n", i, known ? b.label : "?",
+                known && b.version[0] ? b.version : "-", m.bot[i], m.score[i], count[i],
+                (double)micros[i] / 1e6);
+    }
+    fprintf(out, "result: %s", m.reason);
+    if (m.culprit >= 0)
+        fprintf(out, " (seat %d)", m.culprit);
+    fputs(": ", out);
+    ac_put_text(out, ARENA_TABLE, m.detail);
+    fprintf(out, "\n%d decisions, %.3f s\n", m.decisions,
+            (double)(m.finished_ms - m.started_ms) / 1000);
+    show_logs(db, m.id, m.seats, tail_lines, out);
+    arena_match_free(&m);
+    return 0;
+}

@@ -1,0 +1,98 @@
+/*
+ * ref_log.c - excerpts of bots' logs under a byte cap (see ref_log.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ref_log.h"
+
+#define OMITTED_FMT "\n[arena: %" PRIu64 " bytes left out]\n"
+
+static int read_at(int fd, char *buf, size_t len, off_t at)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, buf + got, len - got, at + (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? -1 : (int)(errno = EIO, -1);
+        got += (size_t)n;
+    }
+    return 0;
+}
+
+/* The head and tail sizes of an excerpt of `bytes` under `cap`, and the
+ * marker between them; head + marker + tail <= cap. */
+static void split(uint64_t bytes, size_t cap, size_t *head, size_t *tail, char *mark,
+                  size_t msize)
+{
+    *head = *tail = 0;
+    mark[0] = 0;
+    if (bytes <= cap) {
+        *head = (size_t)bytes;
+        return;
+    }
+    int m = snprintf(mark, msize, OMITTED_FMT, bytes - cap);
+    if (m < 0 || (size_t)m >= cap) {
+        mark[0] = 0;
+        *tail = cap;
+        return;
+    }
+    size_t room = cap - (size_t)m;
+    *head = room / 4;
+    *tail = room - *head;
+    /* The marker counts what it stands for exactly. */
+    snprintf(mark, msize, OMITTED_FMT, bytes - *head - *tail);
+}
+
+static int assemble(ref_log *out, uint64_t bytes, size_t cap, int fd)
+{
+    memset(out, 0, sizeof *out);
+    out->bytes = bytes;
+    size_t head, tail;
+    char mark[64];
+    split(bytes, cap, &head, &tail, mark, sizeof mark);
+    size_t mlen = strlen(mark);
+    out->text = malloc(head + mlen + tail + 1);
+    if (!out->text)
+        return -1;
+    char *p = out->text;
+    off_t tail_at = (off_t)(bytes - tail);
+    if (fd >= 0 && (read_at(fd, p, head, 0) < 0 ||
+                    read_at(fd, p + head + mlen, tail, tail_at) < 0)) {
+        free(out->text);
+        out->text = NULL;
+        return -1;
+    }
+    memcpy(p + head, mark, mlen);
+    out->len = head + mlen + tail;
+    out->text[out->len] = 0;
+    return 0;
+}
+
+int ref_log_read(ref_log *out, const char *path, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? assemble(out, 0, cap, -1) : -1;
+    struct stat st;
+    int rc = fstat(fd, &st) == 0 ? assemble(out, (uint64_t)st.st_size, cap, fd) : -1;
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return rc;
+}
+
+void ref_log_free(ref_log *l)
+{
+    free(l->text);
+    l->text = NULL;
+    l->len = 0;
+}
