@@ -504,6 +504,37 @@ out:
     return rc;
 }
 
+static int cmd_export(int argc, char **argv)
+{
+    if (ac_help(argc, argv) || argc < 1 || argc > 2) {
+        puts("usage: arena export MATCH_ID [FILE]\n"
+             "Writes the stored match record to FILE (default: standard output), for\n"
+             "referee replay FILE and referee show FILE.");
+        return argc >= 1 && argc <= 2 ? 0 : 2;
+    }
+    int64_t id;
+    if (kv_i64(argv[0], 1, INT64_MAX, &id) < 0)
+        return ac_fail("a match number is wanted, not '%s'", argv[0]);
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    int found = arena_db_match_get(db, id, &m);
+    arena_db_close(db);
+    if (found != 0)
+        return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
+    int rc = 0;
+    FILE *out = argc == 2 ? fopen(argv[1], "w") : stdout;
+    if (!out)
+        rc = ac_fail("cannot write %s: %s", argv[1], strerror(errno));
+    else if (!m.record || fputs(m.record, out) == EOF || (out != stdout && fclose(out) != 0) ||
+             (out == stdout && fflush(out) != 0))
+        rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
+                  argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
+    arena_match_free(&m);
+    return rc;
+}
+
 static const char match_help[] =
     "usage: arena match MATCH_ID [--logs] [--tail N]\n"
     "Shows a stored match: each seat's bot (name, version, id), score, decisions and time\n"
@@ -623,13 +654,14 @@ static const char usage[] =
     "  crosstable             results pair by pair\n"
     "  matches                every stored match: bots, result, reason and its detail\n"
     "  match MATCH_ID         one match: seats, result, time used, each bot's log\n"
+    "  export MATCH_ID [FILE] write a match record, for referee replay and referee show\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
-    "Each command takes --help.\n";
+    "Each command takes --help; --version prints the release.\n";
 
 /* arena keygen PATH: the arena's key pair, or a worker's. */
 static int cmd_keygen(int argc, char **argv)
@@ -653,6 +685,10 @@ static int cmd_keygen(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    char extra[64];
+    snprintf(extra, sizeof extra, "(database schema %d)", ARENA_DB_SCHEMA);
+    if (cli_version(argc, argv, "arena", extra))
+        return 0;
     /* The database (and its -wal, -shm) is the arena's alone: no bot, even
      * one shown the folder holding it, may read it (docs/SECURITY.md). */
     umask(077);
@@ -686,6 +722,8 @@ int main(int argc, char **argv)
         return cmd_tournament(n, rest);
     if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
         return cmd_report(n, rest, cmd);
+    if (!strcmp(cmd, "export"))
+        return cmd_export(n, rest);
     if (!strcmp(cmd, "match"))
         return cmd_match(n, rest);
     if (!strcmp(cmd, "replay"))

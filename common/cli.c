@@ -165,3 +165,11 @@ void cli_sibling(const char *rel, char *buf, size_t size)
     exe[n > 0 ? n : 0] = 0;
     snprintf(buf, size, "%s/%s", dirname(exe), rel);
 }
+
+int cli_version(int argc, char **argv, const char *prog, const char *extra)
+{
+    if (argc < 2 || strcmp(argv[1], "--version") != 0)
+        return 0;
+    printf("%s %s%s%s\n", prog, CLI_VERSION, extra ? " " : "", extra ? extra : "");
+    return 1;
+}

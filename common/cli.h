@@ -52,6 +52,13 @@ cli_flag *cli_join(const cli_flag *a, const cli_flag *b);
 /* The value after `flag` in args, or NULL (a pre-scan, as for --game). */
 const char *cli_value(int argc, char **argv, const char *flag);
 
+/* The release every program of the project reports with --version. */
+#define CLI_VERSION "0.4.0"
+
+/* 1 (after printing "PROG VERSION" and `extra`, if any) when argv[1] is
+ * --version; 0 otherwise. */
+int cli_version(int argc, char **argv, const char *prog, const char *extra);
+
 /* The path of `rel` relative to this program's own directory
  * (cli_sibling("../referee/referee", ...) from build/arena/arena). */
 void cli_sibling(const char *rel, char *buf, size_t size);

@@ -99,7 +99,7 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
 {
     char line[1024];
-    int lineno = 0, have_hash = 0;
+    int lineno = 0, said = 0, have_hash = 0;   /* said: lines that are not blank */
     *g = NULL;
     ref_record_init(r);
     while (fgets(line, sizeof line, f)) {
@@ -110,13 +110,18 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
             return -1;
         }
         line[len] = 0;
+        /* Blank lines carry nothing: an editor's or a shell's extra newline
+         * must not make a record unreadable. */
+        if (line[strspn(line, " \t")] == 0)
+            continue;
+        said++;
         char *rest = strchr(line, ' ');
         if (rest)
             *rest++ = 0;
         else
             rest = line + len;
         int bad = 0;
-        if (lineno == 1) {
+        if (said == 1) {
             bad = strcmp(line, "arena-record") || strcmp(rest, "1");
         } else if (!strcmp(line, "game")) {
             snprintf(r->game, sizeof r->game, "%s", rest);
@@ -151,12 +156,23 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         } else {
             bad = 1;
         }
+        if (bad && said == 1) {
+            snprintf(err, size, "not a match record (it begins with '%.40s%s%.20s', not "
+                     "'arena-record 1')", line, *rest ? " " : "", rest);
+            ref_record_free(r);
+            return -1;
+        }
         if (bad) {
             snprintf(err, size, "line %d: cannot read '%s%s%.60s'", lineno, line,
                      *rest ? " " : "", rest);
             ref_record_free(r);
             return -1;
         }
+    }
+    if (said == 0) {
+        snprintf(err, size, "not a match record (it is empty)");
+        ref_record_free(r);
+        return -1;
     }
     if (!*g || !have_hash || !r->seats) {
         snprintf(err, size, "not a complete match record (%s missing)",

@@ -317,6 +317,10 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_stop);
     signal(SIGINT, on_stop);
     signal(SIGHUP, on_stop);
+    char extra[64];
+    snprintf(extra, sizeof extra, "(bot protocol 1, worker protocol %d)", REF_WORKER_PROTOCOL);
+    if (cli_version(argc, argv, "referee", extra))
+        return 0;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage_text, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

@@ -207,6 +207,8 @@ static int play(const struct args *a)
 
 int main(int argc, char **argv)
 {
+    if (cli_version(argc, argv, "warchest", NULL))
+        return 0;
     if (argc < 2)
         return usage("missing command");
     struct args a;

@@ -107,5 +107,20 @@ for id in $(A matches --format csv | awk -F, 'NR > 1 { print $1 }'); do
 done
 [ "$shown" = 1 ] || fail "no kept log of the chatty bot"
 A matches | grep -q "status 127 (command not found)" || fail "exit 127 is not explained"
+# 4. A stdio bot that never flushes times out with a hint about flushing.
+cat > "$tmp/unflushed.py" <<'PY'
+import os, sys
+out = os.fdopen(1, "w", buffering=65536)   # block-buffered, as stdout to a pipe is
+for line in sys.stdin:
+    print(0, file=out)                     # never flushed
+PY
+A bot add unflushed --cmd "$repo/sdk/stdio/arena-stdio -- /usr/bin/python3 $tmp/unflushed.py" >/dev/null
+A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet --move-ms 300 --bank-ms 1 \
+  unflushed random
+id=$(A matches --format csv | tail -n 1 | cut -d, -f1)
+out=$(A match "$id")
+[[ "$out" == *"result: timeout"* ]] || fail "the unflushed bot did not time out: $out"
+[[ "$out" == *"never wrote a line"*"flush"* ]] || fail "no flushing hint: $out"
+
 A check >/dev/null || fail "ratings check failed"
 echo "logs: tracebacks kept, reasons alike, excerpts capped and escaped, retention, seeds"
