@@ -29,6 +29,11 @@
  * dropped by ZeroMQ for an oversized message: DEALER sockets reconnect on
  * their own. One that stays down was closed by the bot. */
 #define DROP_GRACE_US 400000
+/* A bot whose connection stays down is usually on its way out (a Python
+ * traceback, then the interpreter's shutdown): its exit status says more
+ * than "closed its connection", and it must read the same whichever seat
+ * the bug sits in, however loaded the machine. */
+#define EXIT_WAIT_US 3000000
 #define END_GRACE_MS 500
 #define KILL_GRACE_MS 200
 /* How often the bots' control groups are checked for a limit hit while
@@ -312,8 +317,21 @@ static void check_seat(match *m, int i)
         return;
     }
     if (s->dropped_at && clk_mono_us() - s->dropped_at > DROP_GRACE_US) {
+        if (s->came_back) {
+            forfeit_oversized(m, i);
+            return;
+        }
+        /* Meanwhile a late reconnection still reads as an oversized message. */
+        int64_t until = clk_mono_us() + EXIT_WAIT_US;
+        while (s->spawned && !ref_proc_exited(&s->proc) && !s->came_back &&
+               clk_mono_us() < until) {
+            read_monitor(m, i);
+            usleep(2000);
+        }
         if (s->came_back)
             forfeit_oversized(m, i);
+        else if (s->spawned && ref_proc_exited(&s->proc))
+            judge_exit(m, i);
         else
             forfeit(m, i, REF_DISCONNECT, "seat %d closed its connection", i);
     }
