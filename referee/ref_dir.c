@@ -45,10 +45,15 @@ int ref_dir_make(ref_dir *d, char *err, size_t size)
         d->path[0] = 0;
         return -1;
     }
-    char lock[96];
+    /* The lock file appears under its name already locked: a sweeper that
+     * found it unlocked between its creation and the flock would take this
+     * live folder for a dead referee's and remove it. */
+    char lock[96], fresh[104];
     snprintf(lock, sizeof lock, "%s/" LOCK, d->path);
-    d->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX) != 0 || chmod(d->path, 0711) != 0) {
+    snprintf(fresh, sizeof fresh, "%s.new", lock);
+    d->lock_fd = open(fresh, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX) != 0 || rename(fresh, lock) != 0 ||
+        chmod(d->path, 0711) != 0) {
         snprintf(err, size, "cannot set up %s: %s", d->path, strerror(errno));
         ref_dir_remove(d);
         return -1;
