@@ -14,11 +14,16 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PARENT "/tmp"
 #define PREFIX "arena-"
 #define LOCK ".lock"
+#define FRESH ".lock.new"
+/* A folder without its lock this much after it was made belongs to a
+ * referee that died while making it. */
+#define UNLOCKED_GRACE_S 60
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -45,13 +50,13 @@ int ref_dir_make(ref_dir *d, char *err, size_t size)
         d->path[0] = 0;
         return -1;
     }
-    /* The lock file appears under its name already locked: a sweeper that
-     * found it unlocked between its creation and the flock would take this
-     * live folder for a dead referee's and remove it. */
-    char lock[96], fresh[104];
+    /* The lock is taken under another name and only then renamed into
+     * place: a sweeper that finds `.lock` always finds it held, never in
+     * the moment between its creation and its locking. */
+    char fresh[96], lock[96];
+    snprintf(fresh, sizeof fresh, "%s/" FRESH, d->path);
     snprintf(lock, sizeof lock, "%s/" LOCK, d->path);
-    snprintf(fresh, sizeof fresh, "%s.new", lock);
-    d->lock_fd = open(fresh, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    d->lock_fd = open(fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (d->lock_fd < 0 || flock(d->lock_fd, LOCK_EX) != 0 || rename(fresh, lock) != 0 ||
         chmod(d->path, 0711) != 0) {
         snprintf(err, size, "cannot set up %s: %s", d->path, strerror(errno));
@@ -84,10 +89,22 @@ int ref_dir_sweep(void)
             continue;
         char path[300];
         snprintf(path, sizeof path, PARENT "/%s/" LOCK, de->d_name);
-        /* No lock file: not a referee's folder (or not yet one). */
         int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-        if (fd < 0)
+        if (fd < 0) {
+            /* No lock yet: a folder being made, unless it is old. Its
+             * referee died before locking it, so it holds at most the
+             * unrenamed lock; a folder holding more is not ours. */
+            struct stat st;
+            snprintf(path, sizeof path, PARENT "/%s", de->d_name);
+            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+                time(NULL) - st.st_mtime > UNLOCKED_GRACE_S) {
+                char fresh[sizeof path + sizeof FRESH];
+                snprintf(fresh, sizeof fresh, "%s/" FRESH, path);
+                unlink(fresh);
+                removed += rmdir(path) == 0;
+            }
             continue;
+        }
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
             snprintf(path, sizeof path, PARENT "/%s", de->d_name);
             remove_tree(path);
