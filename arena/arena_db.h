@@ -132,7 +132,7 @@ typedef struct arena_match {
     int  seats;               /* 2 .. ARENA_MAX_SEATS; one stored row per seat */
     int64_t bot[ARENA_MAX_SEATS];
     int  team[ARENA_MAX_SEATS];       /* seats of one team win and lose together */
-    double score[ARENA_MAX_SEATS];    /* 1 win, 0.5 draw, 0 loss; teammates alike */
+    double score[ARENA_MAX_SEATS];    /* 1 the win, 0 a loss, between: a share of it */
     char reason[32];
     int  culprit;             /* seat, or -1 */
     char detail[256];

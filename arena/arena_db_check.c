@@ -23,7 +23,7 @@
 /* Each bot's seats in the matches of a tournament (:tournament = 0: all). */
 static const char RESULTS[] =
     "SELECT s.bot_id, " ADB_BOT_LABEL("b") ", COALESCE(r.elo, :start), count(*),"
-    " sum(s.score = 1.0), sum(s.score = 0.5), sum(s.score = 0.0), total(s.score)"
+    " sum(s.score = 1.0), sum(s.score > 0.0 AND s.score < 1.0), sum(s.score = 0.0), total(s.score)"
     " FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id"
     " LEFT JOIN ratings r ON r.bot_id = s.bot_id"
     " WHERE :tournament = 0 OR m.tournament_id = :tournament"
@@ -65,7 +65,8 @@ int arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out)
 
 static const char PAIRS[] =
     "SELECT min(x.bot_id, y.bot_id) AS a, max(x.bot_id, y.bot_id) AS b,"
-    " sum(" SCORE_A " = 1.0), sum(" SCORE_A " = 0.5), sum(" SCORE_A " = 0.0)"
+    " sum(" SCORE_A " = 1.0), sum(" SCORE_A " > 0.0 AND " SCORE_A " < 1.0),"
+    " sum(" SCORE_A " = 0.0)"
     " FROM matches m JOIN match_seats x ON x.match_id = m.id AND x.seat = 0"
     " JOIN match_seats y ON y.match_id = m.id AND y.seat = 1"
     " WHERE m.seats = 2 AND x.bot_id <> y.bot_id"

@@ -19,9 +19,11 @@
 
 /* ---- the rating rule ---------------------------------------------------- */
 
+/* 1 the whole win, 0 a loss, between: a share of a win (a draw, a tie
+ * of several seats). */
 static int score_ok(double s)
 {
-    return s == 0.0 || s == 0.5 || s == 1.0;
+    return s >= 0.0 && s <= 1.0;
 }
 
 int adb_match_ok(const arena_match *m, char *err, size_t size)
@@ -39,7 +41,7 @@ int adb_match_ok(const arena_match *m, char *err, size_t size)
             return 0;
         }
         if (!score_ok(m->score[i])) {
-            adb_err(err, size, "seat %d's score must be 0, 0.5 or 1", i);
+            adb_err(err, size, "seat %d's score must be from 0 to 1", i);
             return 0;
         }
         if (seen[t] && side[t] != m->score[i]) {

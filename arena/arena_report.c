@@ -134,7 +134,7 @@ static int rate_rows(const arena_match *list, int nm, row *rows, int n, int *fit
             r->r.games++;
             r->r.points += m->score[i];
             r->r.wins += m->score[i] == 1.0;
-            r->r.draws += m->score[i] == 0.5;
+            r->r.draws += m->score[i] > 0.0 && m->score[i] < 1.0;
             r->r.losses += m->score[i] == 0.0;
             elo[i] = r->r.elo;
         }
@@ -369,7 +369,7 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
         if (m->bot[0] == m->bot[1])
             continue;
         int a = index_of(rows, n, m->bot[0]), b = index_of(rows, n, m->bot[1]);
-        int r = m->score[0] == 1.0 ? 0 : m->score[0] == 0.5 ? 1 : 2;
+        int r = m->score[0] == 1.0 ? 0 : m->score[0] > 0.0 ? 1 : 2;
         cell[a * n + b][r]++;
         cell[b * n + a][2 - r]++;
     }

@@ -52,14 +52,14 @@ int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
     long w = 0, d = 0, l = 0, penta[5] = { 0 }, pairs = 0;
     for (int k = 0; k < m; k++) {
         double s = score_of(&list[k], a);
-        w += s == 1.0, d += s == 0.5, l += s == 0.0;
+        w += s == 1.0, d += s > 0.0 && s < 1.0, l += s == 0.0;
         /* A seed pair is games 2k and 2k+1 of one tournament's plan. */
         const arena_match *x = &list[k], *y = k + 1 < m ? &list[k + 1] : NULL;
         if (y && x->tournament_id && x->tournament_id == y->tournament_id &&
             x->game_index / 2 == y->game_index / 2 && x->game_index != y->game_index &&
             x->seed == y->seed) {
             double t = score_of(y, a);
-            w += t == 1.0, d += t == 0.5, l += t == 0.0;
+            w += t == 1.0, d += t > 0.0 && t < 1.0, l += t == 0.0;
             penta[(int)((s + t) * 2 + 0.5)]++;
             pairs++;
             k++;

@@ -263,7 +263,8 @@ static void test_bad_input(void **state)
     cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 9; cases[n++].why = "2 to 8 seats";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = 1; cases[n++].why = "2 to 8 seats";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.seats = -1; cases[n++].why = "2 to 8 seats";
-    cases[n].m = match2(x, y, 0.7, 32); cases[n++].why = "0, 0.5 or 1";
+    cases[n].m = match2(x, y, 1.5, 32); cases[n++].why = "from 0 to 1";
+    cases[n].m = match2(x, y, NAN, 32); cases[n++].why = "from 0 to 1";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.score[1] = 1; cases[n++].why = "sum to 1";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.team[1] = 0; cases[n++].why = "scored apart";
     cases[n].m = match2(x, y, 1, 32); cases[n].m.team[1] = 2; cases[n++].why = "team must be";

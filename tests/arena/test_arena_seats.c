@@ -82,12 +82,24 @@ static void test_three_seats(void **state)
     assert_true(fabs(elo_of(db, bot[1]) - 1500.5517431) < 1e-6);
     assert_true(fabs(elo_of(db, bot[2]) - 1476.5517431) < 1e-6);
 
+    /* A three-way tie shares the win: a third each, a draw for all. Equal
+     * scores are a tie between every two seats, so the ratings close in. */
+    double thirds[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    double a_before = elo_of(db, bot[0]), c_before = elo_of(db, bot[2]);
+    m = ffa(3, bot, thirds, 32);
+    store_ok(db, &m);
+    assert_true(elo_of(db, bot[0]) < a_before && elo_of(db, bot[2]) > c_before);
+
     arena_rating *r = NULL;
     assert_int_equal(arena_db_results(db, 0, &r), 3);
     assert_int_equal(r[0].wins, 2);                  /* a */
+    assert_int_equal(r[0].draws, 1);
     assert_int_equal(r[1].wins, 1);                  /* b */
+    assert_int_equal(r[1].draws, 1);
     assert_int_equal(r[1].losses, 1);
     assert_int_equal(r[2].losses, 2);                /* c */
+    assert_int_equal(r[2].draws, 1);
+    assert_true(fabs(r[2].points - 1.0 / 3) < 1e-12);
     free(r);
     check_equal(db);
     arena_db_close(db);
