@@ -235,6 +235,14 @@ static const char *const migrations[] = {
     "  bytes INTEGER NOT NULL CHECK (bytes >= 0),"    /* the whole log's size */
     "  text BLOB NOT NULL,"                           /* the excerpt, any bytes */
     "  PRIMARY KEY (match_id, seat));",
+
+    /*
+     * 5: a bot's seats with their results, and its rating history, from an
+     * index alone (a bot's W-D-L, its page of matches, its rating plot).
+     */
+    "DROP INDEX match_seats_bot;"
+    "CREATE INDEX match_seats_bot ON match_seats(bot_id, match_id, team, score);"
+    "CREATE INDEX rating_history_bot ON rating_history(bot_id, match_id);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

@@ -20,14 +20,21 @@
 
 /* ---- results ------------------------------------------------------------ */
 
-/* Each bot's seats in the matches of a tournament (:tournament = 0: all). */
-static const char RESULTS[] =
-    "SELECT s.bot_id, " ADB_BOT_LABEL("b") ", COALESCE(r.elo, :start), count(*),"
-    " sum(s.score = 1.0), sum(s.score > 0.0 AND s.score < 1.0), sum(s.score = 0.0), total(s.score)"
-    " FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id"
-    " LEFT JOIN ratings r ON r.bot_id = s.bot_id"
-    " WHERE :tournament = 0 OR m.tournament_id = :tournament"
-    " GROUP BY s.bot_id ORDER BY b.name, s.bot_id";
+/* Each bot's results, summed over its seats first (from the covering
+ * index on match_seats for every match; from the tournament's matches
+ * for one), then named and given its live rating. A share of a win is a
+ * draw. */
+#define RESULTS(seats) \
+    "SELECT a.bot_id, " ADB_BOT_LABEL("b") ", COALESCE(r.elo, :start), a.n, a.w, a.d, a.l," \
+    " a.points" \
+    " FROM (SELECT s.bot_id, count(*) AS n, sum(s.score = 1.0) AS w," \
+    "        sum(s.score > 0.0 AND s.score < 1.0) AS d, sum(s.score = 0.0) AS l," \
+    "        total(s.score) AS points FROM " seats " GROUP BY s.bot_id) a" \
+    " JOIN bots b ON b.id = a.bot_id LEFT JOIN ratings r ON r.bot_id = a.bot_id" \
+    " ORDER BY b.name, a.bot_id"
+static const char RESULTS_ALL[] = RESULTS("match_seats s");
+static const char RESULTS_OF[] = RESULTS("matches m JOIN match_seats s ON s.match_id = m.id"
+                                         " WHERE m.tournament_id = :tournament");
 
 static void result_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
@@ -51,11 +58,12 @@ int arena_db_results(arena_db *db, int64_t tournament_id, arena_rating **out)
     *out = NULL;
     if (!db)
         return -1;
-    sqlite3_stmt *st = adb_stmt(db, RESULTS);
+    sqlite3_stmt *st = adb_stmt(db, tournament_id ? RESULTS_OF : RESULTS_ALL);
     if (!st)
         return -1;
     int rc = SQLITE_OK;
-    ADB_BIND(adb_bind_int(st, ":tournament", tournament_id));
+    if (tournament_id)
+        ADB_BIND(adb_bind_int(st, ":tournament", tournament_id));
     ADB_BIND(adb_bind_double(st, ":start", ARENA_ELO_START));
     return adb_collect(st, rc, sizeof **out, result_row, NULL, (void **)out);
 }

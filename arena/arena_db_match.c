@@ -369,14 +369,23 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
     " m.options, m.seats, m.reason, m.culprit, m.detail, m.decisions, m.hash, " record "," \
     " m.started_ms, m.finished_ms, m.elo_k, s.seat, s.bot_id, s.team, s.score, m.ladder_id" \
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id "
-#define M_FILTER "WHERE (:tournament = 0 OR m.tournament_id = :tournament)" \
-    " AND (:ladder = 0 OR m.ladder_id = :ladder)" \
-    " AND (:game = '' OR m.game = :game) AND (:seats = 0 OR m.seats = :seats) "
+/* The filter's WHERE clause, one static text per shape of filter (bit 0 a
+ * tournament, 1 a ladder, 2 a game, 3 a number of seats), so SQLite sees
+ * plain equalities it can answer from an index. */
+#define W_T " AND m.tournament_id = :tournament"
+#define W_L " AND m.ladder_id = :ladder"
+#define W_G " AND m.game = :game"
+#define W_S " AND m.seats = :seats"
+#define W1(head, tail, w) head "WHERE 1" w " " tail
+#define W4(head, tail, w) W1(head, tail, w), W1(head, tail, w W_T), \
+    W1(head, tail, w W_L), W1(head, tail, w W_T W_L)
+#define FILTERED(head, tail) { W4(head, tail, ""), W4(head, tail, W_G), \
+    W4(head, tail, W_S), W4(head, tail, W_G W_S) }
 
 static const char M_GET[] = M_SELECT("m.record") "WHERE m.id = :id ORDER BY s.seat";
-static const char M_LIST[] = M_SELECT("NULL") M_FILTER "ORDER BY m.id, s.seat";
-static const char M_KINDS[] = "SELECT m.game, m.seats FROM matches m " M_FILTER
-    "GROUP BY m.game, m.seats ORDER BY m.game, m.seats";
+static const char *const M_LIST[16] = FILTERED(M_SELECT("NULL"), "ORDER BY m.id, s.seat");
+static const char *const M_KINDS[16] = FILTERED("SELECT m.game, m.seats FROM matches m ",
+                                               "GROUP BY m.game, m.seats ORDER BY m.game, m.seats");
 
 enum { C_ID, C_TOURNAMENT, C_INDEX, C_GAME, C_SEED, C_OPTIONS, C_SEATS, C_REASON, C_CULPRIT,
        C_DETAIL, C_DECISIONS, C_HASH, C_RECORD, C_STARTED, C_FINISHED, C_ELO_K, C_SEAT,
@@ -467,25 +476,36 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
     return ok ? 0 : -1;
 }
 
-static int bind_filter(sqlite3_stmt *st, const arena_match_filter *f)
+/* The statement of `texts` for f's shape, with f bound; NULL, or *rc
+ * SQLITE_OK. */
+static sqlite3_stmt *filtered(arena_db *db, const char *const texts[16],
+                              const arena_match_filter *f, int *code)
 {
     static const arena_match_filter any;
     if (!f)
         f = &any;
+    *code = SQLITE_RANGE;
     if (!adb_text_ok(f->game, sizeof f->game, 0))
-        return SQLITE_RANGE;
-    int rc = SQLITE_OK;
-    ADB_BIND(adb_bind_int(st, ":tournament", f->tournament_id));
-    ADB_BIND(adb_bind_int(st, ":ladder", f->ladder_id));
-    ADB_BIND(adb_bind_text(st, ":game", f->game));
-    ADB_BIND(adb_bind_int(st, ":seats", f->seats));
-    return rc;
+        return NULL;
+    int shape = (f->tournament_id != 0) | (f->ladder_id != 0) << 1 | (f->game[0] != 0) << 2 |
+                (f->seats != 0) << 3;
+    sqlite3_stmt *st = adb_stmt(db, texts[shape]);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    if (shape & 1)
+        ADB_BIND(adb_bind_int(st, ":tournament", f->tournament_id));
+    if (shape & 2)
+        ADB_BIND(adb_bind_int(st, ":ladder", f->ladder_id));
+    if (shape & 4)
+        ADB_BIND(adb_bind_text(st, ":game", f->game));
+    if (shape & 8)
+        ADB_BIND(adb_bind_int(st, ":seats", f->seats));
+    *code = rc;
+    return st;
 }
 
 sqlite3_stmt *adb_match_cursor(arena_db *db, const arena_match_filter *f, int *rc)
 {
-    sqlite3_stmt *st = adb_stmt(db, M_LIST);
-    *rc = st ? bind_filter(st, f) : SQLITE_ERROR;
+    sqlite3_stmt *st = filtered(db, M_LIST, f, rc);
     if (*rc == SQLITE_OK)
         *rc = sqlite3_step(st);
     return st;
@@ -547,10 +567,11 @@ int arena_db_match_kinds(arena_db *db, const arena_match_filter *f, arena_match_
     *out = NULL;
     if (!db)
         return -1;
-    sqlite3_stmt *st = adb_stmt(db, M_KINDS);
+    int rc;
+    sqlite3_stmt *st = filtered(db, M_KINDS, f, &rc);
     if (!st)
         return -1;
-    return adb_collect(st, bind_filter(st, f), sizeof **out, kind_row, f, (void **)out);
+    return adb_collect(st, rc, sizeof **out, kind_row, f, (void **)out);
 }
 
 void arena_match_free(arena_match *m)

@@ -222,6 +222,7 @@ static void test_newer_refused(void **state)
     arena_db *db = open_new("latest");
     int latest = arena_db_schema_version(db);
     arena_db_close(db);
+    assert_int_equal(latest, ARENA_DB_SCHEMA);
     const char *path = copy_fixture("newer");
     char set[64];
     snprintf(set, sizeof set, "PRAGMA user_version = %d", latest + 1);

@@ -270,6 +270,15 @@ static void test_indexed_queries(void **state)
     assert_non_null(strstr(p, "USING COVERING INDEX match_seats_bot"));
     assert_null(strstr(p, "TEMP B-TREE"));
     free(p);
+    /* A bot's results over every match, and its rating history. */
+    p = plan(path, "SELECT bot_id, count(*), sum(score = 1.0), total(score) FROM match_seats"
+                   " GROUP BY bot_id");
+    assert_non_null(strstr(p, "USING COVERING INDEX match_seats_bot"));
+    free(p);
+    p = plan(path, "SELECT elo_after FROM rating_history WHERE bot_id = 7 ORDER BY match_id");
+    assert_non_null(strstr(p, "INDEX rating_history_bot"));
+    assert_null(strstr(p, "TEMP B-TREE"));
+    free(p);
     /* A match's seats. */
     p = plan(path, "SELECT bot_id, team, score FROM match_seats WHERE match_id = 5");
     assert_non_null(strstr(p, "USING PRIMARY KEY"));
