@@ -2,13 +2,15 @@
  * bench_arena_db.c - the arena's database at scale (not a test: it prints
  * numbers). Fills a fresh file with N matches among B bots through
  * arena_db_match_store (one transaction each, as tournaments store them),
- * mostly 2 seats, some 3 and 4, then times:
+ * mostly 2 seats, some 3 and 4; one more bot, "retired", plays only in the
+ * first 10,000. Then times, the cache warmed by a first pass:
  *   - storing: matches per second over the first and the last 10,000;
- *   - a bot's newest 50 matches with their seats (the query a bot page
- *     and `arena matches` pages with), p50 and p99 over 2,000 random bots,
- *     with the (bot_id, match_id) index and again without it;
- *   - the per-bot results of every match (arena_db_results) and the
- *     ratings replay check (arena_db_check_ratings).
+ *   - a bot's newest 50 matches with their seats (what a bot page and
+ *     `arena matches` page with), p50 and p99 over 2,000 random bots, and
+ *     the retired bot's, with the (bot_id, ...) index and without it;
+ *   - a bot's W-D-L (its page's header), p50 and p99;
+ *   - the results of every bot over every match (arena_db_results) and
+ *     the ratings replay check (arena_db_check_ratings).
  *
  *   bench_arena_db [MATCHES [BOTS]]      (default 1000000 1000)
  */
@@ -40,7 +42,7 @@ static uint64_t next_rand(void)
 }
 
 /* A random match: 2 seats (80%), 3 (10%, each its own team) or 4 (2 v 2). */
-static void random_match(arena_match *m, int bots)
+static void random_match(arena_match *m, int bots, int64_t retired)
 {
     static const double side[3] = {0, 0.5, 1};
     memset(m, 0, sizeof *m);
@@ -57,6 +59,8 @@ static void random_match(arena_match *m, int bots)
         } while (!fresh);
         m->team[i] = m->seats == 4 ? i % 2 : i;
     }
+    if (retired && m->seats == 2)           /* a seat the other bots never take */
+        m->bot[0] = retired;
     double s = side[next_rand() % 3];
     for (int i = 0; i < m->seats; i++)
         m->score[i] = m->seats == 3 ? (i == 0 ? s : 0) : (m->team[i] == 0 ? s : 1 - s);
@@ -70,6 +74,9 @@ static void random_match(arena_match *m, int bots)
     snprintf(m->options, sizeof m->options, "players=%d", m->seats);
 }
 
+static const char WDL[] =
+    "SELECT count(*), sum(score = 1.0), sum(score > 0.0 AND score < 1.0), sum(score = 0.0)"
+    " FROM match_seats WHERE bot_id = :bot";
 static const char PAGE[] =
     "SELECT m.id, m.game, m.reason, s.seat, s.bot_id, s.score"
     " FROM (SELECT match_id FROM match_seats WHERE bot_id = :bot"
@@ -83,33 +90,47 @@ static int by_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* p50 and p99 in microseconds of a bot's page, over `n` random bots. */
-static void time_pages(const char *path, int bots, int n, const char *label)
+/* p50 and p99 in microseconds of `sql` (binding :bot) over `n` bots
+ * (random ones, or always `bot`), after one pass to warm the cache. */
+static void time_query(const char *path, const char *sql, int bots, int64_t bot, int n,
+                       const char *label)
 {
     sqlite3 *h = NULL;
     sqlite3_stmt *st = NULL;
     if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(h, PAGE, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK) {
         fprintf(stderr, "bench: %s\n", sqlite3_errmsg(h));
         exit(1);
     }
     double *us = malloc((size_t)n * sizeof *us);
     long rows = 0;
-    for (int i = 0; i < n; i++) {
-        double t0 = now();
-        int64_t bot = 1 + (int64_t)(next_rand() % (uint64_t)bots);
-        sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":bot"), bot);
-        while (sqlite3_step(st) == SQLITE_ROW)
-            rows++;
-        sqlite3_reset(st);
-        us[i] = (now() - t0) * 1e6;
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            double t0 = now();
+            int64_t b = bot ? bot : 1 + (int64_t)(next_rand() % (uint64_t)bots);
+            sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":bot"), b);
+            while (sqlite3_step(st) == SQLITE_ROW)
+                rows += pass;
+            sqlite3_reset(st);
+            us[i] = (now() - t0) * 1e6;
+        }
     qsort(us, (size_t)n, sizeof *us, by_double);
-    printf("bot page (%s): p50 %.0f us, p99 %.0f us, %.1f rows a page\n", label, us[n / 2],
-           us[n * 99 / 100], (double)rows / n);
+    printf("%-32s p50 %7.0f us, p99 %7.0f us, %.1f rows\n", label, us[n / 2], us[n * 99 / 100],
+           (double)rows / n);
     free(us);
     sqlite3_finalize(st);
     sqlite3_close(h);
+}
+
+static void time_pages(const char *path, int bots, int64_t retired, const char *how)
+{
+    char label[64];
+    snprintf(label, sizeof label, "a bot's page (%s):", how);
+    time_query(path, PAGE, bots, 0, 2000, label);
+    snprintf(label, sizeof label, "the retired bot's page (%s):", how);
+    time_query(path, PAGE, bots, retired, 50, label);
+    snprintf(label, sizeof label, "a bot's W-D-L (%s):", how);
+    time_query(path, WDL, bots, 0, 200, label);
 }
 
 int main(int argc, char **argv)
@@ -129,18 +150,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: %s\n", err);
         return 1;
     }
-    for (int i = 0; i < bots; i++) {
+    for (int i = 0; i <= bots; i++) {
         arena_bot b = {0};
-        snprintf(b.name, sizeof b.name, "bot%d", i);
+        snprintf(b.name, sizeof b.name, i < bots ? "bot%d" : "retired", i);
         snprintf(b.cmd, sizeof b.cmd, "true");
         arena_db_bot_add(db, &b, err, sizeof err);
     }
+    int64_t retired = bots + 1;
     double t0 = now(), first = 0, last_start = 0;
     for (long i = 0; i < matches; i++) {
         if (i == matches - 10000)
             last_start = now();
         arena_match m;
-        random_match(&m, bots);
+        random_match(&m, bots, i < 10000 && i % 10 == 0 ? retired : 0);
         if (arena_db_match_store(db, &m, err, sizeof err) != 0) {
             fprintf(stderr, "bench: %s\n", err);
             return 1;
@@ -152,7 +174,7 @@ int main(int argc, char **argv)
     printf("%ld matches, %d bots: stored in %.1f s; first 10000 at %.0f/s, last 10000 at %.0f/s\n",
            matches, bots, fill, 10000 / first, 10000 / last);
 
-    time_pages(path, bots, 2000, "index");
+    time_pages(path, bots, retired, "index");
     double t1 = now();
     arena_rating *r = NULL;
     int n = arena_db_results(db, 0, &r);
@@ -167,7 +189,7 @@ int main(int argc, char **argv)
     sqlite3_open(path, &h);
     sqlite3_exec(h, "DROP INDEX match_seats_bot", NULL, NULL, NULL);
     sqlite3_close(h);
-    time_pages(path, bots, 20, "no index");
+    time_pages(path, bots, retired, "no index");
     static const char *const files[] = { "arena.db", "arena.db-wal", "arena.db-shm" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
