@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -44,7 +45,8 @@ static const char tournament_head[] =
     "       arena tournament --resume                (carry on the last unfinished one)\n";
 static const char tournament_tail[] =
     "The game's own options are the flags from --option on (see `referee games`).\n"
-    "Running the same command again resumes it: stored matches are not played twice.\n";
+    "Running the same command again resumes it: stored matches are not played twice.\n"
+    "Ctrl-C (or SIGTERM) stops it after storing what is finished, and says how to resume.\n";
 
 static int set_format(void *ctx, const char *flag, const char *value, char *err, size_t size)
 {
@@ -110,7 +112,7 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
                  "others), teams (2 v 2, partners rotating over every split), or free-for-all "
                  "(games of 3 or more seats, each for itself)", set_format, &spec->format),
         CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
-                "swapped (default 10)", &spec->games, 1, 1000000),
+                "swapped (default 10)", &spec->games, 2, ARENA_MAX_GAMES),
         CLI_NUM("--concurrency", CLI_INT, "K", "local workers: matches at once here (default: "
                 "the number of cores); 0 with --listen: remote workers play every match",
                 &run->concurrency, 0, 128),
@@ -144,6 +146,8 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
         CLI_ARG("--referee", CLI_STR, "PATH", "the referee binary (default: next to this one)",
                 &referee_flag),
         CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", resume),
+        CLI_NUM("--rating-interval", CLI_INT, "N", "print the standings every N matches",
+                &run->rating_interval, 1, INT32_MAX),
         CLI_ARG("--quiet", CLI_SWITCH, NULL, "no progress, no standings", &run->quiet),
         CLI_END,
     };
@@ -169,6 +173,26 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     free(game_flags);
     game_options_free(o);
     return rc;
+}
+
+/* Set by SIGINT/SIGTERM during a tournament: the runner stores what is
+ * finished and stops. */
+static volatile int stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void catch_stops(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 static int cmd_tournament(int argc, char **argv)
@@ -255,9 +279,11 @@ static int cmd_tournament(int argc, char **argv)
         }
     }
     int64_t tid = 0;
+    run.stop = &stop_requested;
+    catch_stops();
     if (arena_tourney_run(db, &spec, &run, &tid, err, sizeof err) < 0) {
         ac_fail("%s", err);
-        rc = 1;
+        rc = stop_requested ? 130 : 1;
         goto out;
     }
     rc = 0;
@@ -375,163 +401,6 @@ static int cmd_report(int argc, char **argv, const char *what)
              arena_standings(db, &f, format, stdout, err, sizeof err) < 0)
         rc = ac_fail("%s", err);
     arena_db_close(db);
-    return rc;
-}
-
-/* ---- replay and rerun --------------------------------------------------- */
-
-static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record *rec,
-                      const game_api **g)
-{
-    int64_t id;
-    char err[256];
-    if (kv_i64(arg, 1, INT64_MAX, &id) < 0)
-        return ac_fail("a match number is wanted, not '%s'", arg);
-    if (arena_db_match_get(db, id, m) != 0)
-        return ac_fail("no match %" PRId64, id);
-    FILE *f = fmemopen(m->record, strlen(m->record), "r");
-    int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
-    if (f)
-        fclose(f);
-    if (rc < 0) {
-        arena_match_free(m);
-        return ac_fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
-    }
-    return 0;
-}
-
-static int cmd_replay(int argc, char **argv)
-{
-    if (argc != 1 || ac_help(argc, argv)) {
-        puts("usage: arena replay MATCH_ID    (re-simulate the stored record and verify it)");
-        return argc == 1 ? 0 : 2;
-    }
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    arena_match m;
-    ref_record rec;
-    const game_api *g;
-    int rc = load_match(db, argv[0], &m, &rec, &g);
-    arena_db_close(db);
-    if (rc)
-        return rc;
-    char err[256];
-    if (ref_record_verify(&rec, g, err, sizeof err) < 0) {
-        fprintf(stderr, "arena: match %" PRId64 ": mismatch: %s\n", m.id, err);
-        rc = 1;
-    } else {
-        printf("match %" PRId64 ": verified, %zu decisions, %s, hash %016" PRIx64 "\n", m.id,
-               rec.ndecisions, rec.reason, rec.hash);
-    }
-    ref_record_free(&rec);
-    arena_match_free(&m);
-    return rc;
-}
-
-static int cmd_rerun(int argc, char **argv)
-{
-    if (argc != 1 || ac_help(argc, argv)) {
-        puts("usage: arena rerun MATCH_ID    (play it again: same bots, same seed)");
-        return argc == 1 ? 0 : 2;
-    }
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    arena_match m;
-    ref_record old, fresh;
-    const game_api *g;
-    int rc = load_match(db, argv[0], &m, &old, &g);
-    if (rc) {
-        arena_db_close(db);
-        return rc;
-    }
-    ref_config c;
-    ref_config_default(&c);
-    arena_tournament t;
-    arena_spec spec;
-    if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&
-        arena_spec_from_tournament(&t, &spec) == 0) {
-        c.move_ms = spec.move_ms;
-        c.bank_ms = spec.bank_ms;
-        c.handshake_ms = spec.handshake_ms;
-        c.strikes = spec.strikes;
-        if (spec.memory_mb >= 0)          /* the tournament's limit, as its workers had it */
-            c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
-    }
-    arena_bot bots[ARENA_MAX_SEATS];
-    for (int i = 0; i < m.seats; i++) {
-        arena_db_bot_by_id(db, m.bot[i], &bots[i]);
-        c.bot_cmd[i] = bots[i].cmd;
-        c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
-    }
-    arena_db_close(db);
-    char err[512] = "out of memory";
-    game_options *options = game_options_new(g);
-    c.game = g;
-    c.options = options;
-    c.seed = m.seed;
-    c.nbots = m.seats;
-    ref_record_init(&fresh);
-    if (!options || game_options_parse(options, m.options, err, sizeof err) < 0 ||
-        ref_match_play(&c, &fresh, err, sizeof err) < 0) {
-        rc = ac_fail("rerun failed: %s", err);
-        goto out;
-    }
-    size_t diverge = 0;
-    while (diverge < old.ndecisions && diverge < fresh.ndecisions &&
-           old.decisions[diverge].action == fresh.decisions[diverge].action)
-        diverge++;
-    int same = diverge == old.ndecisions && diverge == fresh.ndecisions &&
-               !strcmp(old.reason, fresh.reason) && old.hash == fresh.hash;
-    for (int i = 0; i < m.seats; i++)
-        same = same && old.score[i] == fresh.score[i];
-    printf("match %" PRId64 " rerun: %s (%s), %zu decisions, hash %016" PRIx64 "\n", m.id,
-           fresh.reason, fresh.detail, fresh.ndecisions, fresh.hash);
-    if (same) {
-        printf("identical to the stored match\n");
-    } else {
-        printf("different from the stored match (%s, %zu decisions, hash %016" PRIx64 "): "
-               "the decisions first differ at #%zu\n", old.reason, old.ndecisions, old.hash,
-               diverge + 1);
-        rc = 1;
-    }
-out:
-    game_options_free(options);
-    ref_record_free(&old);
-    ref_record_free(&fresh);
-    arena_match_free(&m);
-    return rc;
-}
-
-static int cmd_export(int argc, char **argv)
-{
-    if (ac_help(argc, argv) || argc < 1 || argc > 2) {
-        puts("usage: arena export MATCH_ID [FILE]\n"
-             "Writes the stored match record to FILE (default: standard output), for\n"
-             "referee replay FILE and referee show FILE.");
-        return argc >= 1 && argc <= 2 ? 0 : 2;
-    }
-    int64_t id;
-    if (kv_i64(argv[0], 1, INT64_MAX, &id) < 0)
-        return ac_fail("a match number is wanted, not '%s'", argv[0]);
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    arena_match m;
-    int found = arena_db_match_get(db, id, &m);
-    arena_db_close(db);
-    if (found != 0)
-        return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
-    int rc = 0;
-    FILE *out = argc == 2 ? fopen(argv[1], "w") : stdout;
-    if (!out)
-        rc = ac_fail("cannot write %s: %s", argv[1], strerror(errno));
-    else if (!m.record || fputs(m.record, out) == EOF || (out != stdout && fclose(out) != 0) ||
-             (out == stdout && fflush(out) != 0))
-        rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
-                  argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
-    arena_match_free(&m);
     return rc;
 }
 
@@ -723,13 +592,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
         return cmd_report(n, rest, cmd);
     if (!strcmp(cmd, "export"))
-        return cmd_export(n, rest);
+        return ac_export(n, rest);
     if (!strcmp(cmd, "match"))
         return cmd_match(n, rest);
     if (!strcmp(cmd, "replay"))
-        return cmd_replay(n, rest);
+        return ac_replay(n, rest);
     if (!strcmp(cmd, "rerun"))
-        return cmd_rerun(n, rest);
+        return ac_rerun(n, rest);
     if (!strcmp(cmd, "check"))
         return cmd_check(n, rest);
     if (!strcmp(cmd, "sprt"))

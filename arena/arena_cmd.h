@@ -26,5 +26,9 @@ void ac_put_text(FILE *out, int format, const char *s);
 
 /* arena bot add|list|remove|retire|disable|enable (arena_cmd_bot.c) */
 int ac_bot(int argc, char **argv);
+/* arena replay|rerun|export MATCH_ID (arena_cmd_match.c) */
+int ac_replay(int argc, char **argv);
+int ac_rerun(int argc, char **argv);
+int ac_export(int argc, char **argv);
 
 #endif

@@ -116,8 +116,9 @@ int  arena_db_tournament_get(arena_db *db, int64_t id, arena_tournament *out);  
 /* The most recent tournament not yet finished: 0, 1 none, -1 error. */
 int  arena_db_tournament_latest_unfinished(arena_db *db, arena_tournament *out);
 int  arena_db_tournament_finish(arena_db *db, int64_t id);
-/* game_index values already stored, ascending; *out malloc'ed. Count or -1. */
-int  arena_db_tournament_done(arena_db *db, int64_t id, int **out);
+/* game_index values already stored, from `from` on, ascending, at most
+ * `limit` of them (0: all); *out malloc'ed. Count or -1. */
+int  arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int **out);
 
 /* ---- matches ------------------------------------------------------------ */
 

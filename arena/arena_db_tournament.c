@@ -248,7 +248,8 @@ int arena_db_tournament_finish(arena_db *db, int64_t id)
 }
 
 static const char T_DONE[] =
-    "SELECT game_index FROM matches WHERE tournament_id = :tournament ORDER BY game_index";
+    "SELECT game_index FROM matches WHERE tournament_id = :tournament AND game_index >= :from "
+    "ORDER BY game_index LIMIT :limit";
 
 static void index_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
@@ -256,7 +257,7 @@ static void index_row(sqlite3_stmt *st, void *out, const void *ctx)
     *(int *)out = sqlite3_column_int(st, 0);
 }
 
-int arena_db_tournament_done(arena_db *db, int64_t id, int **out)
+int arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int **out)
 {
     if (!out)
         return -1;
@@ -267,5 +268,9 @@ int arena_db_tournament_done(arena_db *db, int64_t id, int **out)
     if (!st)
         return -1;
     int rc = adb_bind_int(st, ":tournament", id);
+    if (rc == SQLITE_OK)
+        rc = adb_bind_int(st, ":from", from);
+    if (rc == SQLITE_OK)
+        rc = adb_bind_int(st, ":limit", limit > 0 ? limit : -1);
     return adb_collect(st, rc, sizeof **out, index_row, NULL, (void **)out);
 }

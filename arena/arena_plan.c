@@ -1,6 +1,8 @@
 /*
- * arena_plan.c - tournament plans: pairings, seed pairs, order.
+ * arena_plan.c - tournament plans: pairings, seed pairs, order; any game of a
+ * plan computed from its index.
  */
+#include <assert.h>
 #include <string.h>
 #include "arena_plan.h"
 
@@ -53,9 +55,10 @@ int arena_plan_size(int format, int seats, int nbots, int games, const char **wh
         *why = "a free-for-all tournament needs at least as many bots as seats";
         return -1;
     }
-    if (format == ARENA_FREE_FOR_ALL && (games < seats || games % seats || games > 1000000)) {
-        *why = "--games must be a multiple of the seats in free-for-all: each seed is "
-               "played once per rotation of the seats";
+    if (format == ARENA_FREE_FOR_ALL &&
+        (games < seats || games % seats || games > ARENA_MAX_GAMES)) {
+        *why = "--games must be a multiple of the seats in free-for-all, at most 1000000: "
+               "each seed is played once per rotation of the seats";
         return -1;
     }
     if (nbots < 2) {
@@ -66,17 +69,16 @@ int arena_plan_size(int format, int seats, int nbots, int games, const char **wh
         *why = "a team tournament needs at least 4 bots: two teams of two";
         return -1;
     }
-    if (format != ARENA_FREE_FOR_ALL && (games < 2 || games % 2 || games > 1000000)) {
-        *why = "--games must be a positive even number: games come in seed pairs, "
+    if (format != ARENA_FREE_FOR_ALL && (games < 2 || games % 2 || games > ARENA_MAX_GAMES)) {
+        *why = "--games must be an even number from 2 to 1000000: games come in seed pairs, "
                "each seed played with the seats both ways";
         return -1;
     }
-    long total = pairings(format, seats, nbots) * games;
-    if (total > 10000000) {
-        *why = "that plan has more than 10 million matches";
+    if (pairings(format, seats, nbots) * games > ARENA_MAX_MATCHES) {
+        *why = "that plan has more than 100 million matches (bots' pairings times --games)";
         return -1;
     }
-    return (int)total;
+    return (int)(pairings(format, seats, nbots) * games);
 }
 
 /* SplitMix64: consecutive inputs give unrelated outputs. */
@@ -88,76 +90,56 @@ uint64_t arena_pair_seed(uint64_t seed, int pair)
     return z ^ (z >> 31);
 }
 
-/* One seed pair of a team split: {a, b} against {c, d}, then sides swapped. */
-static int team_pair(arena_game *out, int n, uint64_t seed, int a, int b, int c, int d)
+/* The rank-th k-subset of 0..n-1 in lexicographic order, into group. */
+static void unrank(long rank, int n, int k, int *group)
 {
-    out[n] = (arena_game){ n, seed, 4, { a, c, b, d } };
-    n++;
-    out[n] = (arena_game){ n, seed, 4, { c, a, d, b } };
-    return n + 1;
-}
-
-/* One seed of a group of k bots, once per rotation of its seats. */
-static int rotations(arena_game *out, int n, uint64_t seed, int k, const int *group)
-{
-    for (int r = 0; r < k; r++) {
-        out[n] = (arena_game){ n, seed, k, { 0, 0, 0, 0 } };
-        for (int i = 0; i < k; i++)
-            out[n].seat[i] = group[(i + r) % k];
-        n++;
-    }
-    return n;
-}
-
-/* Every k-subset of 0..nbots-1 in lexicographic order, one seed each. */
-static int free_for_all(arena_game *out, int n, uint64_t seed, int k, int nbots)
-{
-    int group[4];
-    for (int i = 0; i < k; i++)
-        group[i] = i;
-    for (;;) {
-        n = rotations(out, n, seed, k, group);
-        int i = k - 1;
-        while (i >= 0 && group[i] == nbots - k + i)
-            i--;
-        if (i < 0)
-            return n;
-        group[i]++;
-        for (int j = i + 1; j < k; j++)
-            group[j] = group[j - 1] + 1;
-    }
-}
-
-int arena_plan(int format, int seats, int nbots, int games, uint64_t seed, arena_game *out)
-{
-    int n = 0;
-    if (format == ARENA_FREE_FOR_ALL) {
-        for (int unit = 0; unit < games / seats; unit++)
-            n = free_for_all(out, n, arena_pair_seed(seed, unit), seats, nbots);
-        return n;
-    }
-    for (int pair = 0; pair < games / 2; pair++) {
-        uint64_t s = arena_pair_seed(seed, pair);
-        if (format == ARENA_TEAMS) {
-            for (int a = 0; a < nbots; a++)
-                for (int b = a + 1; b < nbots; b++)
-                    for (int c = b + 1; c < nbots; c++)
-                        for (int d = c + 1; d < nbots; d++) {
-                            n = team_pair(out, n, s, a, b, c, d);
-                            n = team_pair(out, n, s, a, c, b, d);
-                            n = team_pair(out, n, s, a, d, b, c);
-                        }
-            continue;
+    int x = 0;
+    for (int i = 0; i < k; i++, x++) {
+        for (long below = choose(n - x - 1, k - i - 1); rank >= below;
+             below = choose(n - x - 1, k - i - 1)) {
+            rank -= below;
+            x++;
         }
-        for (int a = 0; a < nbots; a++)
-            for (int b = a + 1; b < nbots; b++) {
-                if (format == ARENA_GAUNTLET && a != 0)
-                    continue;
-                out[n] = (arena_game){ n, s, 2, { a, b, 0, 0 } };
-                n++;
-                out[n] = (arena_game){ n, s, 2, { b, a, 0, 0 } };
-                n++;
-            }
+        group[i] = x;
     }
-    return n;
+}
+
+void arena_plan_game(int format, int seats, int nbots, uint64_t seed, int index,
+                     arena_game *out)
+{
+    assert(index >= 0);
+    int k = format == ARENA_FREE_FOR_ALL ? seats : 2;  /* games per seed of a pairing */
+    long per_seed = pairings(format, seats, nbots) * k;
+    long unit = index / per_seed, within = index % per_seed, pairing = within / k;
+    int turn = (int)(within % k), g[4];
+    *out = (arena_game){ index, arena_pair_seed(seed, (int)unit), 2, { 0, 0, 0, 0 } };
+    if (format == ARENA_FREE_FOR_ALL) {
+        /* one seed of a group of k bots, once per rotation of its seats */
+        unrank(pairing, nbots, k, g);
+        out->seats = k;
+        for (int i = 0; i < k; i++)
+            out->seat[i] = g[(i + turn) % k];
+    } else if (format == ARENA_TEAMS) {
+        /* 4 bots a < b < c < d, split {a, x} against the other two */
+        unrank(pairing / 3, nbots, 4, g);
+        int x = 1 + (int)(pairing % 3), t0[2] = { g[0], g[x] }, t1[2], n1 = 0;
+        for (int i = 1; i < 4; i++)
+            if (i != x)
+                t1[n1++] = g[i];
+        const int *first = turn ? t1 : t0, *second = turn ? t0 : t1;
+        out->seats = 4;
+        out->seat[0] = first[0];
+        out->seat[1] = second[0];
+        out->seat[2] = first[1];
+        out->seat[3] = second[1];
+    } else {
+        if (format == ARENA_GAUNTLET) {
+            g[0] = 0;
+            g[1] = (int)pairing + 1;
+        } else {
+            unrank(pairing, nbots, 2, g);
+        }
+        out->seat[0] = g[turn];
+        out->seat[1] = g[1 - turn];
+    }
 }

@@ -16,6 +16,10 @@
 
 enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS, ARENA_FREE_FOR_ALL };
 
+/* The largest plan: games per pairing, and matches in all. */
+#define ARENA_MAX_GAMES   1000000
+#define ARENA_MAX_MATCHES 100000000
+
 typedef struct arena_game {
     int      index;       /* position in the plan: the match's game_index */
     uint64_t seed;
@@ -41,8 +45,11 @@ const char *arena_format_name(int format);
  * of the group's seats (a seed pair generalised), so each bot sits in each
  * seat as often, under the same luck. `seats` matters to this format only. */
 int  arena_plan_size(int format, int seats, int nbots, int games, const char **why);
-/* Fills out[arena_plan_size(...)]; returns the count. */
-int  arena_plan(int format, int seats, int nbots, int games, uint64_t seed, arena_game *out);
+/* Game `index` (0 <= index < arena_plan_size(...)) of the plan, computed
+ * from the index alone: a plan is never held in memory, so a tournament of
+ * a million games starts its first match at once, in constant memory. */
+void arena_plan_game(int format, int seats, int nbots, uint64_t seed, int index,
+                     arena_game *out);
 
 /* The seed of seed pair `pair` of a tournament seeded `seed`. */
 uint64_t arena_pair_seed(uint64_t seed, int pair);

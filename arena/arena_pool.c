@@ -47,7 +47,7 @@ struct arena_pool {
     int      nworkers;
     pid_t    local[MAX_WORKERS];  /* local worker pids, by start order */
     int      nlocal;
-    arena_job *jobs;              /* every submitted job */
+    arena_job *jobs;              /* submitted jobs; a returned one's slot is reused */
     int      *state;              /* per job: 0 queued, 1 running, 2 returned */
     int      njobs, capacity, pending;
     int64_t  probed_ms;           /* when busy workers were last probed */
@@ -164,6 +164,15 @@ fail:
 
 int arena_pool_submit(arena_pool *p, const arena_job *job)
 {
+    /* A returned job's slot takes the next one: the table stays as large
+     * as the most jobs ever pending at once, whatever the tournament's size. */
+    for (int j = 0; j < p->njobs; j++)
+        if (p->state[j] == 2) {
+            p->jobs[j] = *job;
+            p->state[j] = 0;
+            p->pending++;
+            return 0;
+        }
     if (p->njobs == p->capacity) {
         int cap = p->capacity ? 2 * p->capacity : 256;
         arena_job *j = realloc(p->jobs, (size_t)cap * sizeof *j);
@@ -267,16 +276,25 @@ static void send_job(arena_pool *p, worker *w, int j)
     }
 }
 
+/* The queued job submitted first (the lowest id: ids follow the plan, and
+ * a lost worker's job goes first again); -1 if none is queued. */
+static int oldest_queued(const arena_pool *p)
+{
+    int best = -1;
+    for (int j = 0; j < p->njobs; j++)
+        if (p->state[j] == 0 && (best < 0 || p->jobs[j].id < p->jobs[best].id))
+            best = j;
+    return best;
+}
+
 static void dispatch(arena_pool *p)
 {
-    int next = 0;
     for (int i = 0; i < p->nworkers; i++) {
         worker *w = &p->workers[i];
         if (!w->ready || w->gone || w->busy >= 0)
             continue;
-        while (next < p->njobs && p->state[next] != 0)
-            next++;
-        if (next == p->njobs)
+        int next = oldest_queued(p);
+        if (next < 0)
             return;
         send_job(p, w, next);
     }

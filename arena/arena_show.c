@@ -63,6 +63,18 @@ static size_t tail_start(const char *s, size_t len, int lines)
     return i;
 }
 
+void arena_show_log(FILE *out, int seat, const char *text, size_t len, uint64_t bytes,
+                    int tail_lines)
+{
+    size_t from = tail_lines < 0 ? 0 : tail_start(text, len, tail_lines);
+    fprintf(out, "--- seat %d log: %" PRIu64 " bytes%s%s ---\n", seat, bytes,
+            len < bytes ? ", excerpt kept" : "",
+            from > 0 ? " (its last lines; --logs shows all that is kept)" : "");
+    put_log(out, text + from, len - from);
+    if (len > from && text[len - 1] != '\n')
+        fputc('\n', out);
+}
+
 static void show_logs(arena_db *db, int64_t id, int seats, int tail_lines, FILE *out)
 {
     arena_log *logs = NULL;
@@ -75,13 +87,7 @@ static void show_logs(arena_db *db, int64_t id, int seats, int tail_lines, FILE 
         const arena_log *l = &logs[k];
         if (l->seat >= seats)
             continue;
-        size_t from = tail_lines < 0 ? 0 : tail_start(l->text, l->len, tail_lines);
-        fprintf(out, "--- seat %d log: %" PRIu64 " bytes%s%s ---\n", l->seat, l->bytes,
-                l->len < l->bytes ? ", excerpt kept" : "",
-                from > 0 ? " (its last lines; --logs shows all that is kept)" : "");
-        put_log(out, l->text + from, l->len - from);
-        if (l->len > from && l->text[l->len - 1] != '\n')
-            fputc('\n', out);
+        arena_show_log(out, l->seat, l->text, l->len, l->bytes, tail_lines);
     }
     arena_logs_free(logs, n);
 }

@@ -20,4 +20,9 @@
 int arena_show_match(arena_db *db, int64_t id, int tail_lines, FILE *out, char *err,
                      size_t size);
 
+/* One seat's log (`len` bytes kept of `bytes` written), escaped: its last
+ * `tail_lines` lines, or whole when tail_lines < 0. */
+void arena_show_log(FILE *out, int seat, const char *text, size_t len, uint64_t bytes,
+                    int tail_lines);
+
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "arena_plan.h"
 #include "arena_pool.h"
+#include "arena_report.h"
 #include "arena_tourney.h"
 #include "clk.h"
 #include "game.h"
@@ -295,6 +296,99 @@ static void job_for(const arena_spec *spec, const arena_game *g, int64_t log_byt
     job->log_bytes = log_bytes;
 }
 
+/* Jobs waiting for workers at any moment: enough to keep every worker
+ * busy, few enough that memory does not grow with the plan. */
+static int window(const arena_run *run)
+{
+    return 2 * run->concurrency + (run->remote.listen ? 64 : 0) + 2;
+}
+
+/* Walks the plan's indexes, skipping the stored ones, read from the
+ * database a batch at a time: memory stays flat however long the plan. */
+typedef struct plan_cursor {
+    int  next, total;         /* the next index to consider; the plan's size */
+    int *stored, n, pos;      /* a batch of stored indexes, ascending */
+    int  whole;               /* the batch holds every stored index after it began */
+} plan_cursor;
+
+enum { STORED_BATCH = 4096 };
+
+/* The next index not stored: 1, 0 when the plan is done, -1 on a read error. */
+static int cursor_next(plan_cursor *c, arena_db *db, int64_t tid, int *index)
+{
+    for (; c->next < c->total; c->next++) {
+        while (c->pos < c->n && c->stored[c->pos] < c->next)
+            c->pos++;
+        if (c->pos == c->n && !c->whole) {
+            free(c->stored);
+            c->n = arena_db_tournament_done(db, tid, c->next, STORED_BATCH, &c->stored);
+            if (c->n < 0)
+                return -1;
+            c->pos = 0;
+            c->whole = c->n < STORED_BATCH;
+        }
+        if (c->pos < c->n && c->stored[c->pos] == c->next)
+            continue;
+        *index = c->next++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Hands out plan games until the window is full or the plan is done. */
+static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int seats,
+                const arena_run *run, arena_db *db, int64_t tid, char *err, size_t size)
+{
+    int index, got;
+    while (arena_pool_pending(pool) < window(run) &&
+           (got = cursor_next(c, db, tid, &index)) != 0) {
+        arena_game g;
+        arena_job job;
+        if (got < 0) {
+            snprintf(err, size, "cannot read the tournament's matches");
+            return -1;
+        }
+        arena_plan_game(spec->format, seats, spec->nbots, spec->seed, index, &g);
+        job_for(spec, &g, run->log_bytes, db, &job);
+        if (arena_pool_submit(pool, &job) < 0) {
+            snprintf(err, size, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void standings_now(arena_db *db, int64_t tid, int done, int total)
+{
+    arena_match_filter f = { .tournament_id = tid };
+    char err[256];
+    printf("standings after %d of %d matches:\n", done, total);
+    if (arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
+        printf("(cannot show them: %s)\n", err);
+    fflush(stdout);
+}
+
+/* One result into the database; 0, or -1 with err. */
+static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t tid, int total,
+                        const arena_job_result *res, char *err, size_t size)
+{
+    if (res->error || res->id < 0 || res->id >= total) {
+        snprintf(err, size, "match %" PRId64 " could not be played: %s", res->id + 1,
+                 res->error ? res->error : "bad job id");
+        return -1;
+    }
+    arena_game g;
+    arena_plan_game(spec->format, seats, spec->nbots, spec->seed, (int)res->id, &g);
+    arena_match m;
+    char why[512];
+    if (to_match(res, spec, &g, tid, &m, why, sizeof why) < 0 ||
+        arena_db_match_store(db, &m, why, sizeof why) < 0) {
+        snprintf(err, size, "match %" PRId64 ": %s", res->id + 1, why);
+        return -1;
+    }
+    return 0;
+}
+
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                       int64_t *tournament_id, char *err, size_t size)
 {
@@ -307,58 +401,43 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         snprintf(err, size, "%s", why);
         return -1;
     }
-    arena_game *plan = malloc((size_t)total * sizeof *plan);
-    int *done_list = NULL, rc = -1;
-    arena_pool *pool = NULL;
-    if (!plan) {
-        snprintf(err, size, "out of memory");
-        return -1;
-    }
-    arena_plan(spec->format, seats, spec->nbots, spec->games, spec->seed, plan);
-
     arena_tournament t;
     arena_spec_to_tournament(spec, total, &t);
     if (arena_db_tournament_open(db, &t, err, size) < 0)
-        goto out;
+        return -1;
     *tournament_id = t.id;
-    int ndone = arena_db_tournament_done(db, t.id, &done_list);
-    if (ndone < 0) {
+    if (arena_db_tournament_get(db, t.id, &t) != 0) {
         snprintf(err, size, "cannot read the tournament's matches");
-        goto out;
+        return -1;
     }
-    char *stored = calloc((size_t)total, 1);
-    if (!stored) {
-        snprintf(err, size, "out of memory");
-        goto out;
-    }
-    for (int i = 0; i < ndone; i++)
-        if (done_list[i] >= 0 && done_list[i] < total)
-            stored[done_list[i]] = 1;
-    int remaining = total - ndone;
-    if (!run->quiet && ndone)
-        fprintf(stderr, "arena: resuming tournament %" PRId64 ": %d of %d matches stored\n", t.id,
-                ndone, total);
-    if (remaining > 0) {
-        int workers = run->concurrency < remaining ? run->concurrency : remaining;
+    int ndone = t.done, done = ndone, tty = isatty(2), rc = -1;
+    plan_cursor c = { .total = total };
+    arena_pool *pool = NULL;
+    if (total > ndone) {
+        int workers = run->concurrency < total - ndone ? run->concurrency : total - ndone;
         pool = arena_pool_start(workers, run->referee, &run->remote, err, size);
-        if (!pool) {
-            free(stored);
-            goto out;
-        }
+        if (!pool)
+            return -1;
+    }
+    if (!run->quiet && ndone)
+        fprintf(stderr, "arena: resuming tournament %" PRId64 ": %d of %d matches stored\n",
+                t.id, ndone, total);
+    else if (!run->quiet)
+        fprintf(stderr, "arena: tournament %" PRId64 ": planning %d matches\n", t.id, total);
+    if (pool) {
         if (run->remote.listen)
             fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
                     arena_pool_listening(pool));
-        for (int i = 0; i < total; i++)
-            if (!stored[i]) {
-                arena_job job;
-                job_for(spec, &plan[i], run->log_bytes, db, &job);
-                arena_pool_submit(pool, &job);
-            }
+        if (fill(pool, &c, spec, seats, run, db, t.id, err, size) < 0)
+            goto out;
     }
-    free(stored);
-    int tty = isatty(2), done = ndone;
     double t0 = clk_mono_s(), last = 0;
     while (pool && arena_pool_pending(pool) > 0) {
+        if (run->stop && *run->stop) {
+            snprintf(err, size, "stopped: %d of %d matches stored; run the same command again "
+                     "(or arena tournament --resume) to play the rest", done, total);
+            goto out;
+        }
         arena_job_result res;
         int got = arena_pool_next(pool, &res, 250, err, size);
         if (got < 0)
@@ -368,26 +447,20 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 progress(db, t.id, done, total, ndone, t0, tty, &last);
             continue;
         }
-        if (res.error || res.id < 0 || res.id >= total) {
-            snprintf(err, size, "match %" PRId64 " could not be played: %s", res.id + 1,
-                     res.error ? res.error : "bad job id");
-            arena_job_result_free(&res);
-            goto out;
-        }
-        arena_match m;
-        char why2[512];
-        if (to_match(&res, spec, &plan[res.id], t.id, &m, why2, sizeof why2) < 0 ||
-            arena_db_match_store(db, &m, why2, sizeof why2) < 0) {
-            snprintf(err, size, "match %" PRId64 ": %s", res.id + 1, why2);
-            arena_job_result_free(&res);
-            goto out;
-        }
+        int stored = store_result(db, spec, seats, t.id, total, &res, err, size);
         arena_job_result_free(&res);
+        if (stored < 0)
+            goto out;
         done++;
         if (run->keep_logs >= 0 && done % 64 == 0)
             arena_db_logs_prune(db, run->keep_logs, NULL, 0);
         if (!run->quiet)
             progress(db, t.id, done, total, ndone, t0, tty, &last);
+        if (run->rating_interval > 0 && (done - ndone) % run->rating_interval == 0 &&
+            done < total)
+            standings_now(db, t.id, done, total);
+        if (fill(pool, &c, spec, seats, run, db, t.id, err, size) < 0)
+            goto out;
     }
     arena_db_tournament_finish(db, t.id);
     if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
@@ -395,7 +468,6 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     rc = 0;
 out:
     arena_pool_stop(pool);
-    free(plan);
-    free(done_list);
+    free(c.stored);
     return rc;
 }

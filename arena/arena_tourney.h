@@ -33,6 +33,9 @@ typedef struct arena_run {
     int  quiet;                   /* no progress */
     int64_t log_bytes;            /* each seat's log kept per match, cut to this; 0: none */
     int64_t keep_logs;            /* logs of the newest N matches stay; -1: all */
+    int  rating_interval;         /* standings every N stored matches; 0: never */
+    const volatile int *stop;     /* set (by a signal handler): store what is
+                                     finished, stop the rest (NULL: never) */
 } arena_run;
 
 /* The default game with its default options, round-robin, 10 games. */

@@ -301,7 +301,7 @@ static void test_bad_input(void **state)
     assert_int_equal(arena_db_match_get(db, 1, NULL), -1);
     assert_int_equal(arena_db_results(NULL, 0, NULL), -1);
     assert_int_equal(arena_db_pair_results(db, 0, NULL), -1);
-    assert_int_equal(arena_db_tournament_done(db, 1, NULL), -1);
+    assert_int_equal(arena_db_tournament_done(db, 1, 0, 0, NULL), -1);
     assert_int_equal(arena_db_tournament_get(db, 1, NULL), -1);
     assert_int_equal(arena_db_check_ratings(NULL, err, sizeof err), -1);
     check_equal(db);
@@ -402,12 +402,15 @@ static void test_tournaments(void **state)
         store_ok(db, &m);
     }
     int *done = NULL;
-    assert_int_equal(arena_db_tournament_done(db, t1.id, &done), 3);
+    assert_int_equal(arena_db_tournament_done(db, t1.id, 0, 0, &done), 3);
     assert_int_equal(done[0], 1);
     assert_int_equal(done[1], 2);
     assert_int_equal(done[2], 3);
     free(done);
-    assert_int_equal(arena_db_tournament_done(db, t2.id, &done), 0);
+    assert_int_equal(arena_db_tournament_done(db, t1.id, 2, 1, &done), 1);   /* from 2, one */
+    assert_int_equal(done[0], 2);
+    free(done);
+    assert_int_equal(arena_db_tournament_done(db, t2.id, 0, 0, &done), 0);
     assert_non_null(done);
     free(done);
 

@@ -606,8 +606,9 @@ test_progress() {
                 END { exit bad }' "$T/progress" >"$T/bad" ||
     fail "progress counts out of order: $(cat "$T/bad")"
   ! grep -q $'\r' "$T/err" || fail "a terminal progress bar on a non-terminal stderr"
-  eq "$(grep -cv '^arena: [0-9]*/10 matches, ETA [0-9]*:[0-9][0-9], leader ' "$T/err")" 0 \
-     "stderr lines other than progress"
+  eq "$(head -1 "$T/err")" "arena: tournament 1: planning 10 matches" "the first line"
+  eq "$(tail -n +2 "$T/err" | grep -cv '^arena: [0-9]*/10 matches, ETA [0-9]*:[0-9][0-9], leader ')" \
+     0 "stderr lines other than progress"
   grep -q "^tournament 1 finished" "$T/out" || fail "no 'finished': $(cat "$T/out")"
   grep -q "greedy" "$T/out" || fail "no standings after the tournament: $(cat "$T/out")"
 

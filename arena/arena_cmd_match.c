@@ -1,0 +1,240 @@
+/*
+ * arena_cmd_match.c - commands on one stored match: replay (verify its
+ * record), rerun (play it again and say where it first differs), export.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <limits.h>
+#include "arena_cmd.h"
+#include "arena_show.h"
+#include "arena_tourney.h"
+#include "kv.h"
+#include "ref_log.h"
+#include "ref_match.h"
+#include "ref_record.h"
+
+static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record *rec,
+                      const game_api **g)
+{
+    int64_t id;
+    char err[256];
+    if (kv_i64(arg, 1, INT64_MAX, &id) < 0)
+        return ac_fail("a match number is wanted, not '%s'", arg);
+    if (arena_db_match_get(db, id, m) != 0)
+        return ac_fail("no match %" PRId64, id);
+    FILE *f = fmemopen(m->record, strlen(m->record), "r");
+    int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
+    if (f)
+        fclose(f);
+    if (rc < 0) {
+        arena_match_free(m);
+        return ac_fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
+    }
+    return 0;
+}
+
+int ac_replay(int argc, char **argv)
+{
+    if (argc != 1 || ac_help(argc, argv)) {
+        puts("usage: arena replay MATCH_ID    (re-simulate the stored record and verify it)");
+        return argc == 1 ? 0 : 2;
+    }
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    ref_record rec;
+    const game_api *g;
+    int rc = load_match(db, argv[0], &m, &rec, &g);
+    arena_db_close(db);
+    if (rc)
+        return rc;
+    char err[256];
+    if (ref_record_verify(&rec, g, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: match %" PRId64 ": mismatch: %s\n", m.id, err);
+        rc = 1;
+    } else {
+        printf("match %" PRId64 ": verified, %zu decisions, %s, hash %016" PRIx64 "\n", m.id,
+               rec.ndecisions, rec.reason, rec.hash);
+    }
+    ref_record_free(&rec);
+    arena_match_free(&m);
+    return rc;
+}
+
+static void print_logs(const char *dir, int seats)
+{
+    for (int i = 0; i < seats; i++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/seat%d.log", dir, i);
+        ref_log l;
+        if (ref_log_read(&l, path, REF_LOG_MAX_CAP) < 0) {
+            printf("--- seat %d log: cannot be read: %s ---\n", i, strerror(errno));
+            continue;
+        }
+        arena_show_log(stdout, i, l.text, l.len, l.bytes, -1);
+        ref_log_free(&l);
+    }
+}
+
+static void remove_logs(const char *dir, int seats)
+{
+    for (int i = 0; i < seats; i++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/seat%d.log", dir, i);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Which seat's decision differs first, and how: the bot to look at. */
+static void print_divergence(const ref_record *old, const ref_record *fresh, const game_api *g,
+                             const arena_bot *bots, size_t i)
+{
+    char was[128] = "", now[128] = "";
+    if (i < old->ndecisions)
+        g->format(old->decisions[i].action, was, sizeof was);
+    if (i < fresh->ndecisions)
+        g->format(fresh->decisions[i].action, now, sizeof now);
+    if (i < old->ndecisions && i < fresh->ndecisions) {
+        int seat = fresh->decisions[i].seat;
+        printf("decision #%zu differs first: seat %d (%s) chose '%s', stored '%s'\n", i + 1,
+               seat, bots[seat].label, now, was);
+    } else if (i < old->ndecisions) {
+        printf("the rerun ended before decision #%zu (seat %d's '%s' in the stored match)\n",
+               i + 1, old->decisions[i].seat, was);
+    } else if (i < fresh->ndecisions) {
+        printf("the stored match ended before decision #%zu (seat %d's '%s' in the rerun)\n",
+               i + 1, fresh->decisions[i].seat, now);
+    } else {
+        printf("every decision is the same; the end differs (%s)\n", fresh->reason);
+    }
+}
+
+int ac_rerun(int argc, char **argv)
+{
+    int logs = argc == 2 && !strcmp(argv[1], "--logs");
+    if (argc != 1 + logs || ac_help(argc, argv)) {
+        puts("usage: arena rerun MATCH_ID [--logs]\n"
+             "Plays the match again (same bots, seed, options, time control) and compares it\n"
+             "with the stored one; where they differ, names the first decision that does,\n"
+             "its seat and bot. --logs prints each seat's log of the rerun.");
+        return ac_help(argc, argv) ? 0 : 2;
+    }
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    ref_record old, fresh;
+    const game_api *g;
+    int rc = load_match(db, argv[0], &m, &old, &g);
+    if (rc) {
+        arena_db_close(db);
+        return rc;
+    }
+    ref_config c;
+    ref_config_default(&c);
+    arena_tournament t;
+    arena_spec spec;
+    if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&
+        arena_spec_from_tournament(&t, &spec) == 0) {
+        c.move_ms = spec.move_ms;
+        c.bank_ms = spec.bank_ms;
+        c.handshake_ms = spec.handshake_ms;
+        c.strikes = spec.strikes;
+        if (spec.memory_mb >= 0)          /* the tournament's limit, as its workers had it */
+            c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
+    }
+    arena_bot bots[ARENA_MAX_SEATS];
+    for (int i = 0; i < m.seats; i++) {
+        arena_db_bot_by_id(db, m.bot[i], &bots[i]);
+        c.bot_cmd[i] = bots[i].cmd;
+        c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
+    }
+    arena_db_close(db);
+    char err[512] = "out of memory";
+    game_options *options = game_options_new(g);
+    c.game = g;
+    c.options = options;
+    c.seed = m.seed;
+    c.nbots = m.seats;
+    ref_record_init(&fresh);
+    char log_dir[PATH_MAX];
+    snprintf(log_dir, sizeof log_dir, "%s/arena-rerun-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (logs && !mkdtemp(log_dir)) {
+        rc = ac_fail("cannot make a folder for the logs: %s: %s", log_dir, strerror(errno));
+        goto out;
+    }
+    c.log_dir = logs ? log_dir : NULL;
+    if (!options || game_options_parse(options, m.options, err, sizeof err) < 0 ||
+        ref_match_play(&c, &fresh, err, sizeof err) < 0) {
+        rc = ac_fail("rerun failed: %s", err);
+        goto out;
+    }
+    size_t diverge = 0;
+    while (diverge < old.ndecisions && diverge < fresh.ndecisions &&
+           old.decisions[diverge].action == fresh.decisions[diverge].action)
+        diverge++;
+    int same = diverge == old.ndecisions && diverge == fresh.ndecisions &&
+               !strcmp(old.reason, fresh.reason) && old.hash == fresh.hash;
+    for (int i = 0; i < m.seats; i++)
+        same = same && old.score[i] == fresh.score[i];
+    printf("match %" PRId64 " rerun: %s (%s), %zu decisions, hash %016" PRIx64 "\n", m.id,
+           fresh.reason, fresh.detail, fresh.ndecisions, fresh.hash);
+    if (same) {
+        printf("identical to the stored match\n");
+    } else {
+        printf("different from the stored match (%s, %zu decisions, hash %016" PRIx64 ")\n",
+               old.reason, old.ndecisions, old.hash);
+        print_divergence(&old, &fresh, g, bots, diverge);
+        rc = 1;
+    }
+    if (logs)
+        print_logs(log_dir, m.seats);
+out:
+    if (logs)
+        remove_logs(log_dir, m.seats);
+    game_options_free(options);
+    ref_record_free(&old);
+    ref_record_free(&fresh);
+    arena_match_free(&m);
+    return rc;
+}
+
+int ac_export(int argc, char **argv)
+{
+    if (ac_help(argc, argv) || argc < 1 || argc > 2) {
+        puts("usage: arena export MATCH_ID [FILE]\n"
+             "Writes the stored match record to FILE (default: standard output), for\n"
+             "referee replay FILE and referee show FILE.");
+        return argc >= 1 && argc <= 2 ? 0 : 2;
+    }
+    int64_t id;
+    if (kv_i64(argv[0], 1, INT64_MAX, &id) < 0)
+        return ac_fail("a match number is wanted, not '%s'", argv[0]);
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    arena_match m;
+    int found = arena_db_match_get(db, id, &m);
+    arena_db_close(db);
+    if (found != 0)
+        return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
+    int rc = 0;
+    FILE *out = argc == 2 ? fopen(argv[1], "w") : stdout;
+    if (!out)
+        rc = ac_fail("cannot write %s: %s", argv[1], strerror(errno));
+    else if (!m.record || fputs(m.record, out) == EOF || (out != stdout && fclose(out) != 0) ||
+             (out == stdout && fflush(out) != 0))
+        rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
+                  argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
+    arena_match_free(&m);
+    return rc;
+}
+
