@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include <zmq.h>
 #include "ref_match.h"
 #include "ref_dir.h"
+#include "ref_meter.h"
 #include "ref_msg.h"
 
 /* A dropped connection that comes back this fast, from a live bot, was
@@ -61,6 +63,8 @@ typedef struct seat {
     uint32_t stale_below;       /* late replies to ids below this are dropped */
     size_t   told;              /* decisions this seat has had updates for */
     int      may_have_exited;   /* its pidfd fired (or there is none) */
+    ref_meter meter;            /* its CPU time and CPU waiting so far */
+    int      frozen;            /* its control group is frozen (not on move) */
 } seat;
 
 typedef struct match {
@@ -76,6 +80,9 @@ typedef struct match {
     const char *dir;            /* folder.path */
     const ref_sandbox *sandbox;
     int64_t  limits_checked;    /* when the cgroups were last looked at */
+    int      cpus;              /* this process may run on so many */
+    int      freeze;            /* bots are frozen between their turns */
+    ref_clock_mode mode;        /* the config's, unless CPU time is unknown here */
     int      over;              /* a forfeit ended it */
     msgpack_sbuffer sb;
     uint32_t next_id;
@@ -95,6 +102,8 @@ void ref_config_default(ref_config *c)
     memset(c, 0, sizeof *c);
     c->move_ms = 1000;
     c->bank_ms = 10000;
+    c->clock_mode = REF_CLOCK_CPU;
+    c->wall_ceiling = 3;
     c->handshake_ms = 10000;
     c->max_message = 1 << 20;
     c->limits.cpu_seconds = 600;
@@ -103,6 +112,22 @@ void ref_config_default(ref_config *c)
     c->limits.max_open_files = 256;
     c->limits.log_bytes = 1 << 20;
     c->transport = "ipc";
+}
+
+int ref_clock_mode_parse(const char *text, ref_clock_mode *out)
+{
+    if (!strcmp(text, "cpu"))
+        *out = REF_CLOCK_CPU;
+    else if (!strcmp(text, "wall"))
+        *out = REF_CLOCK_WALL;
+    else
+        return -1;
+    return 0;
+}
+
+const char *ref_clock_mode_name(ref_clock_mode mode)
+{
+    return mode == REF_CLOCK_WALL ? "wall" : "cpu";
 }
 
 static void forfeit(match *m, int culprit, const char *reason, const char *fmt, ...)
@@ -117,9 +142,9 @@ static void forfeit(match *m, int culprit, const char *reason, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(r->detail, sizeof r->detail, fmt, ap);
     va_end(ap);
-    int team = m->g->team_of(m->state, culprit);
+    int team = m->g->team_of(m->state, culprit), none = !strcmp(reason, REF_CONTENDED);
     for (int i = 0; i < m->n; i++)
-        r->score[i] = m->g->team_of(m->state, i) == team ? 0 : 1;
+        r->score[i] = none || m->g->team_of(m->state, i) == team ? 0 : 1;
 }
 
 /* ---- sockets ------------------------------------------------------------ */
@@ -716,28 +741,131 @@ static int tell(match *m, int i)
     return m->over ? -1 : 0;
 }
 
-/* Asks the seat to move for one decision; 0 with *chosen, -1 if it ended. */
-static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen, int *substituted,
-                  uint32_t *micros)
+/* ---- charging decisions (ref_match.h: the clocks) ---------------------- */
+
+/* Freezes or thaws seat i, where bots are frozen between their turns. */
+static void hold(match *m, int i, int frozen)
 {
     seat *s = &m->seats[i];
+    if (!m->freeze || !s->spawned || !s->proc.live || s->frozen == frozen)
+        return;
+    if (ref_cg_freeze(&s->proc.cg, frozen) == 0)
+        s->frozen = frozen;
+}
+
+/* After the handshake: every bot's meter started and every bot frozen,
+ * where the freezer lets a frozen bot die with its referee; the clock line. */
+static void start_clocks(match *m)
+{
+    const ref_config *c = m->cfg;
+    int measured = 1;
+    m->freeze = !c->ponder;
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        if (!s->spawned || !s->proc.cg.sys || !ref_cg_freeze_kills(s->proc.cg.sys))
+            m->freeze = 0;
+        ref_meter_sample(&s->meter, &s->proc);
+        measured &= s->meter.cpu_known || !s->spawned;
+    }
+    cpu_set_t set;
+    m->cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    m->mode = measured ? c->clock_mode : REF_CLOCK_WALL;
+    for (int i = 0; i < m->n; i++)
+        hold(m, i, 1);
+    char ceiling[40] = "";
+    if (m->mode == REF_CLOCK_CPU)
+        snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
+    snprintf(m->rec->clock, sizeof m->rec->clock, "%s%s between=%s%s",
+             ref_clock_mode_name(m->mode), ceiling,
+             c->ponder ? "ponder" : m->freeze ? "frozen" : "charged",
+             m->mode != c->clock_mode ? " (no CPU time here)" : "");
+}
+
+static uint32_t clamp_us(int64_t us)
+{
+    return us < 0 ? 0 : us >= REF_UNMEASURED ? REF_UNMEASURED - 1 : (uint32_t)us;
+}
+
+/* The wait before the next look at a bot's CPU time: it cannot use the
+ * rest of its budget faster than on every CPU at once. */
+static int64_t cpu_look(const match *m, int64_t left_us)
+{
+    int64_t step = left_us / (m->cpus > 0 ? m->cpus : 1);
+    return step < 1000 ? 1000 : step > 50000 ? 50000 : step;
+}
+
+/* A decision that timed out: contended (ends the match, nobody charged),
+ * or a strike against the seat. */
+static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_used,
+                     ref_decision *d)
+{
+    seat *s = &m->seats[i];
+    int cpu = m->mode == REF_CLOCK_CPU;
+    int64_t wait = s->meter.wait_known ? (int64_t)d->wait_us : -1;
+    if ((!cpu || cpu_used <= budget) &&
+        ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
+        forfeit(m, i, REF_CONTENDED, "seat %d had no action within %u ms, having used %"
+                PRId64 " ms of CPU and waited %" PRId64 " ms for one: the machine is "
+                "overloaded", i, d->micros / 1000, cpu_used / 1000, wait / 1000);
+        return -1;
+    }
+    s->bank_us = 0;
+    d->substituted = 1;
+    char detail[128];
+    if (cpu && cpu_used > budget)
+        snprintf(detail, sizeof detail, "used %" PRId64 " ms of CPU, over its %" PRId64
+                 " ms", cpu_used / 1000, budget / 1000);
+    else
+        snprintf(detail, sizeof detail, "no action within %u ms%s", d->micros / 1000,
+                 cpu ? " (the wall ceiling)" : "");
+    return strike(m, i, nlegal, REF_TIMEOUT, detail, &d->action);
+}
+
+/* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
+static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
+{
+    seat *s = &m->seats[i];
+    const ref_config *c = m->cfg;
+    hold(m, i, 0);
     if (tell(m, i) < 0)
         return -1;
     m->sb.size = 0;
     ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
-                    (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
-    int64_t sent = control_now(m), until = sent + m->cfg->move_ms * 1000 + s->bank_us;
+                    (ref_clock){ c->move_ms, s->bank_us / 1000 });
+    /* Without pondering, what the bot used since its last decision ended
+     * (nothing when it was frozen) is charged to this one. */
+    if (c->ponder)
+        ref_meter_sample(&s->meter, &s->proc);
+    uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
+    int cpu = m->mode == REF_CLOCK_CPU;
+    int64_t budget = c->move_ms * 1000 + s->bank_us, sent = control_now(m);
+    int64_t until = sent + (cpu ? (int64_t)((double)budget * c->wall_ceiling) : budget);
     if (send_msg(m, i) < 0)
         return -1;
-    *substituted = 0;
+    d->seat = (uint8_t)i;
+    d->substituted = 0;
     for (;;) {
         msgpack_unpacked msg;
-        int from = next_message(m, until, &msg);
-        int64_t used = control_now(m) - sent;
-        *micros = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+        int64_t wake = until;
+        if (cpu) {
+            int64_t look = control_now(m) +
+                           cpu_look(m, budget - (int64_t)(s->meter.cpu_ns - cpu0) / 1000);
+            wake = look < wake ? look : wake;
+        }
+        int from = next_message(m, wake, &msg);
+        int64_t wall = control_now(m) - sent;
+        ref_meter_sample(&s->meter, &s->proc);
+        int64_t cpu_used = (int64_t)(s->meter.cpu_ns - cpu0) / 1000;
+        int64_t used = cpu ? cpu_used : wall;
+        d->micros = clamp_us(wall);
+        d->cpu_us = s->meter.cpu_known ? clamp_us(cpu_used) : REF_UNMEASURED;
+        d->wait_us = s->meter.wait_known ? clamp_us((int64_t)(s->meter.wait_ns - wait0) / 1000)
+                                         : REF_UNMEASURED;
         if (from == -2)
             return -1;
-        if (from >= 0 && sent + used > until) {
+        if (from == -1 && sent + wall < until && used <= budget)
+            continue;                          /* a look at its CPU time */
+        if (from >= 0 && (used > budget || sent + wall > until)) {
             msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
             from = -1;
         }
@@ -746,12 +874,8 @@ static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen,
         if (m->over)
             return -1;
         if (from == -1) {
-            s->bank_us = 0;
             s->stale_below = id + 1;
-            *substituted = 1;
-            char detail[128];
-            snprintf(detail, sizeof detail, "no action within %" PRId64 " ms", used / 1000);
-            return strike(m, i, nlegal, REF_TIMEOUT, detail, chosen);
+            return timed_out(m, i, nlegal, budget, cpu_used, d);
         }
         char type[16];
         int64_t got_id = -1;
@@ -769,16 +893,16 @@ static int decide(match *m, int i, int nlegal, uint32_t id, game_action *chosen,
             return -1;
         }
         char why[160];
-        int bad = resolve(m, i, &msg.data, nlegal, chosen, why, sizeof why);
+        int bad = resolve(m, i, &msg.data, nlegal, &d->action, why, sizeof why);
         msgpack_unpacked_destroy(&msg);
         if (bad < 0)
             return -1;
-        int64_t over = used - m->cfg->move_ms * 1000;
+        int64_t over = used - c->move_ms * 1000;
         if (over > 0)
             s->bank_us = s->bank_us > over ? s->bank_us - over : 0;
         if (bad) {
-            *substituted = 1;
-            return strike(m, i, nlegal, REF_ILLEGAL, why, chosen);
+            d->substituted = 1;
+            return strike(m, i, nlegal, REF_ILLEGAL, why, &d->action);
         }
         return 0;
     }
@@ -793,12 +917,12 @@ static void play(match *m)
         if (i < 0)
             return;
         int nlegal = g->legal(m->state, m->legal);
-        uint32_t id = ++m->next_id, micros = 0;
+        uint32_t id = ++m->next_id;
         const char *decision = g->decision_name(m->state);
-        game_action a;
-        int substituted;
-        if (decide(m, i, nlegal, id, &a, &substituted, &micros) < 0)
+        ref_decision d;
+        if (decide(m, i, nlegal, id, &d) < 0)
             return;
+        hold(m, i, 1);
         if (m->rec->ndecisions == capacity) {
             capacity = capacity ? 2 * capacity : 512;
             const char **names = realloc(m->decision_names, capacity * sizeof *names);
@@ -809,11 +933,11 @@ static void play(match *m)
             m->decision_names = names;
         }
         m->decision_names[m->rec->ndecisions] = decision;
-        if (ref_record_add(m->rec, i, a, micros, substituted) < 0) {
+        if (ref_record_add(m->rec, &d) < 0) {
             forfeit(m, i, REF_CRASH, "referee out of memory");
             return;
         }
-        g->apply(m->state, a);
+        g->apply(m->state, d.action);
         if (m->cfg->verbose && m->next_id % 100 == 0)
             fprintf(stderr, "referee: %u decisions\n", m->next_id);
     }
@@ -828,6 +952,8 @@ static void finish(match *m)
                                  sizeof r->detail)) {
         r->culprit = -1;
     }
+    for (int i = 0; i < m->n; i++)
+        hold(m, i, 0);
     /* Everyone hears the last decisions before the end. */
     for (int i = 0; i < m->n; i++)
         if (m->seats[i].greeted && !m->over)
@@ -942,6 +1068,7 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         start_bot(&m, i);
     handshake(&m);
+    start_clocks(&m);
     int64_t started = control_now(&m);
     play(&m);
     rec->play_micros = (uint64_t)(control_now(&m) - started);

@@ -16,6 +16,13 @@
 #include "ref_record.h"
 #include "ref_sandbox.h"
 
+/* What a decision is charged (the time control's clock).
+ *   cpu:  the CPU time the bot used (its control group: every process and
+ *         thread), with a wall ceiling so that a sleeping or blocked bot
+ *         still times out; a bot is never charged for waiting for a CPU.
+ *   wall: the time from request to answer, whatever the machine did. */
+typedef enum ref_clock_mode { REF_CLOCK_CPU, REF_CLOCK_WALL } ref_clock_mode;
+
 typedef struct ref_config {
     const game_api *game;
     const game_options *options;  /* the game's, already parsed */
@@ -28,6 +35,13 @@ typedef struct ref_config {
                                      than both is late, whenever its answer comes */
     int64_t  handshake_ms;        /* from start to hello */
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
+    ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU */
+    double   wall_ceiling;        /* cpu clock: a decision also ends after this many
+                                     times its time (move + bank left) of wall time
+                                     (default 3) */
+    int      ponder;              /* 1: bots run between their turns; 0 (default):
+                                     frozen (cgroup freezer) where the machine can,
+                                     else that CPU is charged to their next decision */
     int64_t  max_message;         /* bytes, ZMQ_MAXMSGSIZE */
     ref_limits limits;
     const char *log_dir;          /* seatN.log files; NULL: a temporary dir */
@@ -41,6 +55,11 @@ typedef struct ref_config {
 } ref_config;
 
 void ref_config_default(ref_config *c);
+
+/* "cpu" or "wall"; 0, or -1 for anything else. */
+int  ref_clock_mode_parse(const char *text, ref_clock_mode *out);
+const char *ref_clock_mode_name(ref_clock_mode mode);
+#define REF_WALL_CEILING_MAX 1000.0
 
 /* Reason codes a forfeit records (sdk/PROTOCOL.md explains each). */
 #define REF_TIMEOUT        "timeout"
@@ -56,6 +75,10 @@ void ref_config_default(ref_config *c);
 #define REF_PROTOCOL       "protocol_version"
 #define REF_MEMORY         "memory"
 #define REF_PROCESSES      "processes"
+/* Not a forfeit: a seat timed out while its CPU time was well under its
+ * budget and it waited for a CPU for a large share of the time (the
+ * machine was overloaded). Nobody scores; an arena plays the match again. */
+#define REF_CONTENDED      "contended"
 
 /* ARENA_BOT_SEED, the seed each seat's bot is given: from 1 to 2^31 - 1
  * (a number every language reads exactly), a function of the match seed

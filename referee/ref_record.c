@@ -22,18 +22,17 @@ void ref_record_free(ref_record *r)
     r->ndecisions = r->capacity = 0;
 }
 
-int ref_record_add(ref_record *r, int seat, game_action a, uint32_t micros, int substituted)
+int ref_record_add(ref_record *r, const ref_decision *d)
 {
     if (r->ndecisions == r->capacity) {
         size_t cap = r->capacity ? 2 * r->capacity : 256;
-        ref_decision *d = realloc(r->decisions, cap * sizeof *d);
-        if (!d)
+        ref_decision *grown = realloc(r->decisions, cap * sizeof *grown);
+        if (!grown)
             return -1;
-        r->decisions = d;
+        r->decisions = grown;
         r->capacity = cap;
     }
-    r->decisions[r->ndecisions++] = (ref_decision){ a, micros, (uint8_t)seat,
-                                                    (uint8_t)(substituted != 0) };
+    r->decisions[r->ndecisions++] = *d;
     return 0;
 }
 
@@ -44,14 +43,20 @@ int ref_record_write(const ref_record *r, const game_api *g, FILE *f)
             r->game, r->options, r->seed);
     if (r->isolation[0])
         fprintf(f, "isolation %s\n", r->isolation);
+    if (r->clock[0])
+        fprintf(f, "clock %s\n", r->clock);
     for (int i = 0; i < r->seats; i++)
         fprintf(f, "bot %d %s %s\n", i, r->name[i][0] ? r->name[i] : "-",
                 r->version[i][0] ? r->version[i] : "-");
     for (size_t i = 0; i < r->ndecisions; i++) {
         const ref_decision *d = &r->decisions[i];
         g->format(d->action, text, sizeof text);
-        fprintf(f, "decision %d %.3f %s %s\n", d->seat, d->micros / 1000.0,
-                d->substituted ? "random" : "-", text);
+        fprintf(f, "decision %d %.3f", d->seat, d->micros / 1000.0);
+        if (d->cpu_us != REF_UNMEASURED)
+            fprintf(f, " cpu=%.3f", d->cpu_us / 1000.0);
+        if (d->wait_us != REF_UNMEASURED)
+            fprintf(f, " wait=%.3f", d->wait_us / 1000.0);
+        fprintf(f, " %s %s\n", d->substituted ? "random" : "-", text);
     }
     fprintf(f, "result");
     for (int i = 0; i < r->seats; i++)
@@ -81,19 +86,38 @@ static int parse_bot(ref_record *r, char *rest)
     return 0;
 }
 
+static uint32_t micros_of(double ms)
+{
+    return (uint32_t)(ms * 1000.0 + 0.5);
+}
+
+/* "SEAT MS [cpu=MS] [wait=MS] HOW ACTION"; unknown KEY=VALUE fields are
+ * skipped, so that a later field does not make old readers fail. */
 static int parse_decision(ref_record *r, const game_api *g, char *rest)
 {
     char *save = NULL;
-    char *seat = strtok_r(rest, " ", &save), *ms = strtok_r(NULL, " ", &save), *how = strtok_r(NULL, " ", &save);
-    char *action = strtok_r(NULL, "", &save);
-    game_action a;
-    if (!seat || !ms || !how || !action || !g || g->parse(action, &a) < 0)
-        return -1;
+    char *seat = strtok_r(rest, " ", &save), *ms = strtok_r(NULL, " ", &save);
+    char *how = strtok_r(NULL, " ", &save);
+    ref_decision d = { .cpu_us = REF_UNMEASURED, .wait_us = REF_UNMEASURED };
     double t;
+    for (; how && strchr(how, '='); how = strtok_r(NULL, " ", &save)) {
+        uint32_t *field = !strncmp(how, "cpu=", 4) ? &d.cpu_us
+                          : !strncmp(how, "wait=", 5) ? &d.wait_us : NULL;
+        if (field && kv_f64(strchr(how, '=') + 1, 0, 4e6, &t) < 0)
+            return -1;
+        if (field)
+            *field = micros_of(t);
+    }
+    char *action = strtok_r(NULL, "", &save);
     int64_t s;
+    if (!seat || !ms || !how || !action || !g || g->parse(action, &d.action) < 0)
+        return -1;
     if (kv_f64(ms, 0, 4e6, &t) < 0 || kv_i64(seat, 0, r->seats - 1, &s) < 0)
         return -1;
-    return ref_record_add(r, (int)s, a, (uint32_t)(t * 1000.0 + 0.5), strcmp(how, "random") == 0);
+    d.micros = micros_of(t);
+    d.seat = (uint8_t)s;
+    d.substituted = strcmp(how, "random") == 0;
+    return ref_record_add(r, &d);
 }
 
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
@@ -132,6 +156,8 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
             bad = kv_u64(rest, &r->seed) < 0;
         } else if (!strcmp(line, "isolation")) {
             snprintf(r->isolation, sizeof r->isolation, "%s", rest);
+        } else if (!strcmp(line, "clock")) {
+            snprintf(r->clock, sizeof r->clock, "%s", rest);
         } else if (!strcmp(line, "bot")) {
             bad = parse_bot(r, rest);
         } else if (!strcmp(line, "decision")) {
@@ -190,7 +216,8 @@ static int is_forfeit(const char *reason)
     static const char *const codes[] = { REF_TIMEOUT, REF_CRASH, REF_EXIT, REF_DISCONNECT,
                                          REF_MALFORMED, REF_OVERSIZED, REF_ILLEGAL,
                                          REF_BAD_TOKEN, REF_UNKNOWN_ID, REF_OUT_OF_TURN,
-                                         REF_PROTOCOL, NULL };
+                                         REF_PROTOCOL, REF_MEMORY, REF_PROCESSES,
+                                         REF_CONTENDED, NULL };
     for (int i = 0; codes[i]; i++)
         if (!strcmp(reason, codes[i]))
             return 1;
@@ -263,10 +290,11 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
         snprintf(err, size, "forfeit '%s' without a culprit", r->reason);
         goto out;
     } else {
-        /* A forfeit loses for the culprit's team and wins for the others. */
-        int team = g->team_of(state, r->culprit);
+        /* A forfeit loses for the culprit's team and wins for the others;
+         * a contended decision (ref_match.h) scores nobody. */
+        int team = g->team_of(state, r->culprit), none = !strcmp(r->reason, REF_CONTENDED);
         for (int i = 0; i < r->seats; i++) {
-            double want = g->team_of(state, i) == team ? 0 : 1;
+            double want = none || g->team_of(state, i) == team ? 0 : 1;
             if (r->score[i] != want) {
                 snprintf(err, size, "seat %d scored %g, the forfeit by seat %d gives %g", i,
                          r->score[i], r->culprit, want);

@@ -9,8 +9,9 @@
  *   isolation auto env cgroup(v1: memory pids cpu cpuacct freezer) uid ns(...)
  *   bot 0 random 1.0
  *   bot 1 greedy 1.0
- *   decision 0 0.412 - ACTION   (in the game's notation)
- *   decision 1 0.380 random ACTION          (substituted after a strike)
+ *   clock cpu ceiling=3 between=frozen
+ *   decision 0 0.412 cpu=0.398 wait=0.002 - ACTION   (in the game's notation)
+ *   decision 1 0.380 cpu=0.301 wait=0.050 random ACTION   (substituted after a strike)
  *   result 0 1
  *   reason REASON               (the game's own, or a forfeit's)
  *   culprit -
@@ -19,9 +20,17 @@
  *
  * The isolation line says how the bots were sandboxed (ref_sandbox.h);
  * records written before it existed have none.
- * A decision line is: seat, milliseconds the bot took, how the action came
- * ("-" the bot's own, "random" substituted by the referee), the action in
- * the game's notation. Replaying (seed, options, actions) reproduces every
+ * The clock line says how decisions were charged (ref_match.h: the CPU or
+ * the wall clock, the wall ceiling under the CPU clock as a multiple of the
+ * time left, and what a bot could do between its turns: `frozen`, `ponder`,
+ * or `charged` to its next decision).
+ * A decision line is: seat, milliseconds the bot took (wall), then
+ * optional KEY=VALUE fields (`cpu`: milliseconds of CPU all its processes
+ * and threads used; `wait`: milliseconds its threads were runnable but
+ * waiting for a CPU, summed over threads), how the action came ("-" the
+ * bot's own, "random" substituted by the referee), the action in the
+ * game's notation. Records written before the clock line have neither it
+ * nor the fields. Replaying (seed, options, actions) reproduces every
  * line but the measured times.
  */
 #ifndef REF_RECORD_H
@@ -32,9 +41,13 @@
 #include <stdio.h>
 #include "game.h"
 
+#define REF_UNMEASURED UINT32_MAX   /* a cpu_us or wait_us not known */
+
 typedef struct ref_decision {
     game_action action;
-    uint32_t    micros;        /* time the bot took */
+    uint32_t    micros;        /* wall time the bot took */
+    uint32_t    cpu_us;        /* CPU time it used, or REF_UNMEASURED */
+    uint32_t    wait_us;       /* time it waited for a CPU, or REF_UNMEASURED */
     uint8_t     seat;
     uint8_t     substituted;   /* the referee chose it after a strike */
 } ref_decision;
@@ -45,6 +58,7 @@ typedef struct ref_record {
     uint64_t seed;
     int      seats;
     char     isolation[256];   /* the bots' sandbox; "" when not recorded */
+    char     clock[64];        /* how decisions were charged; "" when not recorded */
     char     name[GAME_MAX_SEATS][64];
     char     version[GAME_MAX_SEATS][32];
     ref_decision *decisions;
@@ -59,7 +73,7 @@ typedef struct ref_record {
 
 void ref_record_init(ref_record *r);
 void ref_record_free(ref_record *r);
-int  ref_record_add(ref_record *r, int seat, game_action a, uint32_t micros, int substituted);
+int  ref_record_add(ref_record *r, const ref_decision *d);
 
 int  ref_record_write(const ref_record *r, const game_api *g, FILE *f);
 /* Returns 0, or -1 with a one-line reason naming the line at fault. */

@@ -145,6 +145,18 @@ static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, const c
     get_ms(job, "move_ms", &c.move_ms);
     get_ms(job, "bank_ms", &c.bank_ms);
     get_ms(job, "handshake_ms", &c.handshake_ms);
+    const msgpack_object *time = mps_get(job, "time");
+    char clock[8];
+    int64_t v;
+    if (mps_get_str(time, "clock", clock, sizeof clock) == 0 &&
+        ref_clock_mode_parse(clock, &c.clock_mode) < 0) {
+        snprintf(err, size, "malformed job: clock '%s'", clock);
+        return -1;
+    }
+    if (mps_get_int(time, "ceiling_pct", &v) == 0 && v >= 100 && v <= REF_WALL_CEILING_MAX * 100)
+        c.wall_ceiling = (double)v / 100;
+    if (mps_get_int(time, "ponder", &v) == 0)
+        c.ponder = v != 0;
     if (mps_get_int(job, "strikes", &strikes) == 0 && strikes >= 0 && strikes < 1000)
         c.strikes = (int)strikes;
     int64_t memory_mb;

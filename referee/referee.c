@@ -71,7 +71,7 @@ typedef struct play_args {
     int quiet, help;
     int64_t cpu_seconds, memory_mb, max_processes, max_files;
     double cpus;
-    const char *sandbox;
+    const char *sandbox, *clock;
 } play_args;
 
 static int add_bot(void *ctx, const char *flag, const char *value, char *err, size_t size)
@@ -113,6 +113,8 @@ static int play_with(play_args *a, game_options *options)
     c->transport = a->transport;
     if (ref_sandbox_mode_parse(a->sandbox, &c->sandbox) < 0)
         return die("--sandbox must be auto, none or strict, not '%s'", a->sandbox);
+    if (ref_clock_mode_parse(a->clock, &c->clock_mode) < 0)
+        return die("--clock must be cpu or wall, not '%s'", a->clock);
     c->limits.cpu_seconds = (unsigned)a->cpu_seconds;
     c->limits.memory_bytes = (uint64_t)a->memory_mb << 20;
     c->limits.cpu_millis = (unsigned)(a->cpus * 1000 + 0.5);
@@ -163,6 +165,7 @@ static int cmd_play(int argc, char **argv)
     a.memory_mb = (int64_t)(a.c.limits.memory_bytes >> 20);
     a.cpus = a.c.limits.cpu_millis / 1000.0;
     a.sandbox = "auto";
+    a.clock = ref_clock_mode_name(a.c.clock_mode);
     a.max_processes = a.c.limits.max_processes;
     a.max_files = a.c.limits.max_open_files;
     char err[512];
@@ -181,6 +184,13 @@ static int cmd_play(int argc, char **argv)
           &a.c.handshake_ms, 1, 3600000),
         CLI_NUM("--strikes", CLI_INT, "N", "0: forfeit at the first illegal action or timeout; N: a "
           "random legal action instead, forfeit at the N-th", &a.c.strikes, 0, 1000),
+        CLI_ARG("--clock", CLI_STR, "cpu|wall", "what a decision is charged: the CPU time of all "
+          "the bot's processes and threads (default), or wall time", &a.clock),
+        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision also ends after X times "
+          "its time (move + bank left) in wall time (default 3)", &a.c.wall_ceiling, 1,
+          REF_WALL_CEILING_MAX),
+        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
+          "frozen, or that CPU charged to their next decision)", &a.c.ponder),
         CLI_NUM("--max-message", CLI_I64, "N", "largest message a bot may send, bytes (default 1048576)",
           &a.c.max_message, 64, 1 << 30),
         CLI_ARG("--log-dir", CLI_STR, "DIR", "keep each bot's output in DIR/seatN.log", &a.c.log_dir),

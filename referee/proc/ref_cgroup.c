@@ -308,6 +308,13 @@ void ref_cg_probe(ref_cg_system *sys, const char *parent)
     }
     for (size_t f = 0; f < NFEATURES; f++) {
         serve[f] = NULL;
+        /* A task frozen by the v2 freezer still dies of SIGKILL; one frozen
+         * by v1's does not until thawed, so a referee killed while a bot is
+         * frozen would leave it behind: v2 first for freezing. */
+        if (features[f].feature == REF_CG_FREEZE && v2) {
+            serve[f] = v2;
+            continue;
+        }
         for (int i = 0; i < nm && features[f].v1 && !serve[f]; i++)
             if (mounts[i].version == 1 && has_word(mounts[i].controllers, features[f].v1, ','))
                 serve[f] = &mounts[i];
@@ -488,17 +495,31 @@ int ref_cg_attach(const ref_cg *cg, pid_t pid, char *err, size_t size)
     return 0;
 }
 
+uint64_t ref_cg_cpu_ns(const ref_cg *cg)
+{
+    int d = dir_for(cg, REF_CG_CPUACCT);
+    char buf[64];
+    if (d < 0)
+        return 0;
+    if (cg_read(d, "cpuacct.usage", buf, sizeof buf) > 0)
+        return strtoull(buf, NULL, 10);
+    return cg_field(d, "cpu.stat", "usage_usec") * 1000;
+}
+
+int ref_cg_freeze_kills(const ref_cg_system *sys)
+{
+    for (int h = 0; sys && h < sys->nhier; h++)
+        if (sys->hier[h].features & REF_CG_FREEZE)
+            return sys->hier[h].version == 2;
+    return 0;
+}
+
 void ref_cg_usage_read(const ref_cg *cg, ref_cg_usage *u)
 {
     memset(u, 0, sizeof *u);
     int d;
     char buf[64];
-    if ((d = dir_for(cg, REF_CG_CPUACCT)) >= 0) {
-        if (cg_read(d, "cpuacct.usage", buf, sizeof buf) > 0)
-            u->cpu_ns = strtoull(buf, NULL, 10);
-        else
-            u->cpu_ns = cg_field(d, "cpu.stat", "usage_usec") * 1000;
-    }
+    u->cpu_ns = ref_cg_cpu_ns(cg);
     if ((d = dir_for(cg, REF_CG_WAIT)) >= 0)
         u->wait_ns = cg_field(d, "cpu.pressure", "total=") * 1000;
     if ((d = dir_for(cg, REF_CG_MEMORY)) >= 0) {
@@ -660,6 +681,9 @@ static int remove_group(const char *dir)
             continue;
         int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (sub >= 0) {
+            /* A bot frozen between its turns (v1) dies only once thawed. */
+            if (file_exists(sub, "freezer.state"))
+                cg_write(sub, "freezer.state", "THAWED");
             pid_t pids[256];
             for (int round = 0; round < 100; round++) {
                 int n = read_ids(sub, "cgroup.procs", pids, 256);

@@ -14,7 +14,7 @@
  *   CPU quota      cpu (cpu.cfs_quota_us)            cpu.max
  *   CPU used       cpuacct (cpuacct.usage)           cpu.stat usage_usec
  *   CPU waited     -                                 cpu.pressure (PSI)
- *   freeze         freezer (freezer.state)           cgroup.freeze
+ *   freeze         freezer (freezer.state)           cgroup.freeze (v2 first)
  *   kill all       freeze, then kill each task       cgroup.kill
  *   tasks          tasks                             cgroup.threads
  *
@@ -100,6 +100,13 @@ int  ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *li
 int  ref_cg_attach(const ref_cg *cg, pid_t pid, char *err, size_t size);
 /* Fills *u with what the group's features can tell (the rest 0). */
 void ref_cg_usage_read(const ref_cg *cg, ref_cg_usage *u);
+/* CPU time of all the group's tasks so far, ns (0 without CPUACCT): the
+ * one file ref_cg_usage_read reads for it, for a caller that samples it at
+ * every decision. */
+uint64_t ref_cg_cpu_ns(const ref_cg *cg);
+/* 1 when a frozen task still dies of SIGKILL (the v2 freezer), so that a
+ * bot frozen between its turns cannot outlive a referee killed by -9. */
+int  ref_cg_freeze_kills(const ref_cg_system *sys);
 /* Freezes (1) or thaws (0) every task. 0, or -1 without REF_CG_FREEZE. */
 int  ref_cg_freeze(const ref_cg *cg, int frozen);
 /* Lists up to cap thread ids of the group's tasks; returns how many there

@@ -29,6 +29,10 @@
  *   array         answers with a msgpack array, not a map
  *   wrongid       answers with the request's id + 1
  *   late MS       sleeps MS before its first answer only
+ *   spin T:MS     before each answer, T threads spin until the process has
+ *                 used MS more milliseconds of CPU (all its threads)
+ *   ponder        a thread spins for the whole match; answers at once, and
+ *                 at the end prints "cpu MS", the CPU the process used
  *   think MS,...  for the tests' log clock (match_run.h): before each
  *                 answer prints "bank B" (the bank the request gave) and
  *                 "clock +MICROS" for MS milliseconds (the list's next
@@ -47,6 +51,7 @@
  * leave it running for long (the tests still see it as a stray).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -437,8 +442,45 @@ static void flood(void)
     }
 }
 
+static int64_t process_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static volatile int64_t spin_until_ms = -1;   /* -1: spin forever (ponder) */
+
+static void *spinner(void *unused)
+{
+    (void)unused;
+    volatile uint64_t x = 0;
+    while (spin_until_ms < 0 || process_cpu_ms() < spin_until_ms)
+        x++;
+    return NULL;
+}
+
+/* `spin T:MS`: T threads until MS more ms of the process's CPU. */
+static void spin(const char *arg_text)
+{
+    int threads = 1;
+    long ms = 0;
+    if (sscanf(arg_text ? arg_text : "", "%d:%ld", &threads, &ms) != 2 || threads < 1 ||
+        threads > 64)
+        exit(2);
+    spin_until_ms = process_cpu_ms() + ms;
+    pthread_t t[64];
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, spinner, NULL);
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+}
+
 static int sdk_mode(const char *mode, long arg, const char *arg_text)
 {
+    pthread_t ponderer;
+    if (!strcmp(mode, "ponder"))
+        pthread_create(&ponderer, NULL, spinner, NULL);
     if (!strcmp(mode, "child")) {
         spawn_sleep(0);
         spawn_sleep(1);
@@ -464,6 +506,8 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
             sleep_forever();
         if (!strcmp(mode, "slow") || (!strcmp(mode, "late") && decision == 1))
             sleep_ms(arg);
+        if (!strcmp(mode, "spin"))
+            spin(arg_text);
         if (!strcmp(mode, "think")) {
             printf("bank %lld\nclock +%lld\n", (long long)req.bank_ms,
                    (long long)think_ms(arg_text, decision) * 1000);
@@ -475,6 +519,8 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
         bot_answer(bot, &req, index);
     }
     printf("end %s\n", bot_last_result(bot)->reason);
+    if (!strcmp(mode, "ponder"))
+        printf("cpu %lld\n", (long long)process_cpu_ms());
     return bot_close(bot);
 }
 
@@ -511,7 +557,8 @@ int main(int argc, char **argv)
         if (!strcmp(mode, raw[k]))
             return raw_mode(mode, arg_text);
     static const char *const sdk[] = { "ok", "crash", "hang", "slow", "illegal", "exit",
-                                       "child", "disconnect", "flood", "late", "think" };
+                                       "child", "disconnect", "flood", "late", "think",
+                                       "spin", "ponder" };
     for (size_t k = 0; k < sizeof sdk / sizeof sdk[0]; k++)
         if (!strcmp(mode, sdk[k]))
             return sdk_mode(mode, arg, arg_text);

@@ -213,6 +213,7 @@ void run_use_log_clock(run *r)
 {
     r->clock = (clk_source){ log_clock_now, r };
     r->cfg.clock = &r->clock;
+    r->cfg.clock_mode = REF_CLOCK_WALL;     /* the clock the bots drive */
 }
 
 /* The bot output kept in seat's log, NUL-terminated; free it. */

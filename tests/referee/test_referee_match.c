@@ -454,6 +454,7 @@ static void test_strikes_late_answer_ignored(void **state)
     r->cfg.strikes = 2;
     r->cfg.move_ms = 400;
     r->cfg.bank_ms = 400;
+    r->cfg.clock_mode = REF_CLOCK_WALL;     /* the bot sleeps */
     /* Times out at 800 ms; the bank is then spent, so a next request sent
      * at once has until 1200 ms: the bot answers both at 1000 ms. */
     run_badbot(r, 1, "late 1000");

@@ -1,0 +1,50 @@
+/*
+ * ref_meter.h - what a bot's decisions cost it: CPU time and time spent
+ * runnable but waiting for a CPU, for the fair clocks of the time control.
+ *
+ * CPU time comes from the bot's control group (every process and thread
+ * it ever ran, exited ones included); waiting comes from the kernel's
+ * scheduler statistics of each of the bot's threads (/proc/TID/schedstat,
+ * its run_delay), summed, thread by thread, as deltas between samples:
+ * a thread that appears counts from zero, one that exits keeps what was
+ * counted before it went. Without a control group, the threads of the
+ * bot's leader are all there is (their schedstat gives CPU time too);
+ * without schedstat, the group's CPU pressure (v2 PSI) gives the waiting.
+ *
+ * A meter holds running totals; the referee samples it when a decision
+ * starts and ends, and while it waits under the CPU clock, and charges the
+ * differences.
+ */
+#ifndef REF_METER_H
+#define REF_METER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "ref_proc.h"
+
+#define REF_METER_TASKS 64       /* threads followed one by one; more still
+                                    count in CPU time through the group */
+
+typedef struct ref_meter {
+    uint64_t cpu_ns;             /* CPU time so far */
+    uint64_t wait_ns;            /* runnable, not running, so far */
+    int      cpu_known;          /* 0: nothing here measures CPU time */
+    int      wait_known;         /* 0: nothing here measures CPU waiting */
+    int      n;
+    pid_t    tid[REF_METER_TASKS];
+    uint64_t run[REF_METER_TASKS], delay[REF_METER_TASKS];   /* last seen */
+} ref_meter;
+
+/* Brings the totals up to now. */
+void ref_meter_sample(ref_meter *m, const ref_proc *p);
+
+/* 1 when this kernel keeps per-task scheduler statistics. */
+int  ref_meter_schedstat(void);
+
+/* A timeout the machine caused rather than the bot: it used well under
+ * its budget of CPU (under three quarters) and was runnable but waiting
+ * for a CPU for a large share (a quarter or more) of the wall time.
+ * Unknown figures (negative) never make one. */
+int  ref_meter_contended(int64_t budget_us, int64_t wall_us, int64_t cpu_us, int64_t wait_us);
+
+#endif

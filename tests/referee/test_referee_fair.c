@@ -1,0 +1,233 @@
+/*
+ * test_referee_fair.c - the fair clocks (ref_match.h): a decision charged
+ * by the CPU its bot used, all its threads together; a sleeping bot still
+ * timing out at the wall ceiling; a bot starved of CPU by the machine
+ * never charged (CPU clock) or its timeout recorded as `contended` (wall
+ * clock); a bot frozen between its turns, so that it cannot ponder.
+ *
+ *   test_referee_fair BADBOT RANDOM
+ *
+ * Real bot processes (badbot's spin and ponder modes). Thresholds are wide
+ * and one-sided where the machine's load could move a figure, and the
+ * contention is made by the test itself: the test, its hogs and the bots
+ * are pinned to one CPU.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "match_run.h"
+#include "ref_meter.h"
+
+/* A short match: seat 1 runs badbot `args`. */
+static run *short_match(const char *args, ref_clock_mode mode)
+{
+    run *r = run_new();
+    run_option(r, "round_limit", "3");
+    r->cfg.clock_mode = mode;
+    run_badbot(r, 1, args);
+    return r;
+}
+
+static const ref_decision *first_of(const ref_record *rec, int seat)
+{
+    for (size_t i = 0; i < rec->ndecisions; i++)
+        if (rec->decisions[i].seat == seat)
+            return &rec->decisions[i];
+    fail_msg("seat %d made no decision", seat);
+    return NULL;
+}
+
+static void test_contended_rule(void **state)
+{
+    (void)state;
+    /* budget 1000 us: under 750 of CPU and waiting a quarter of the wall */
+    assert_true(ref_meter_contended(1000, 2000, 100, 500));
+    assert_false(ref_meter_contended(1000, 2000, 100, 499));   /* not waiting much */
+    assert_false(ref_meter_contended(1000, 2000, 750, 1900));  /* it did think */
+    assert_false(ref_meter_contended(1000, 2000, -1, 1900));   /* unknown CPU */
+    assert_false(ref_meter_contended(1000, 2000, 100, -1));    /* unknown waiting */
+}
+
+/* Sleeping costs no CPU: under the CPU clock the wall ceiling ends it. */
+static void test_sleeper_hits_wall_ceiling(void **state)
+{
+    (void)state;
+    run *r = short_match("slow 5000", REF_CLOCK_CPU);
+    r->cfg.move_ms = 100;
+    r->cfg.bank_ms = 0;
+    r->cfg.wall_ceiling = 3;
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    assert_non_null(strstr(r->rec.detail, "wall ceiling"));
+    if (strncmp(r->rec.clock, "cpu ceiling=3 ", 14))
+        fail_msg("clock line '%s'", r->rec.clock);
+    run_free(r);
+}
+
+/* One thread's 150 ms of CPU fits a 400 ms budget; four threads' 600 ms
+ * do not: every thread's CPU counts. */
+static void test_threads_share_the_budget(void **state)
+{
+    (void)state;
+    run *r = short_match("spin 1:150", REF_CLOCK_CPU);
+    r->cfg.move_ms = 400;
+    r->cfg.bank_ms = 0;
+    r->cfg.wall_ceiling = 100;        /* the load may slow it, not the test */
+    run_play(r);
+    assert_game_result(&r->rec);
+    const ref_decision *d = first_of(&r->rec, 1);
+    assert_true(d->cpu_us >= 140000 && d->cpu_us != REF_UNMEASURED);
+    assert_true(d->wait_us != REF_UNMEASURED);
+    run_free(r);
+
+    r = short_match("spin 4:600", REF_CLOCK_CPU);
+    r->cfg.move_ms = 400;
+    r->cfg.bank_ms = 0;
+    r->cfg.wall_ceiling = 100;
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    if (!strstr(r->rec.detail, "ms of CPU, over its 400 ms"))
+        fail_msg("detail '%s'", r->rec.detail);
+    run_free(r);
+}
+
+/* ---- contention made on one CPU ---------------------------------------- */
+
+static volatile int hogging;
+
+static void *hog(void *unused)
+{
+    (void)unused;
+    volatile unsigned long x = 0;
+    while (hogging)
+        x++;
+    return NULL;
+}
+
+/* Plays r with this process, three spinning threads and the bots (which
+ * inherit the mask) on one CPU. */
+static void play_contended(run *r)
+{
+    cpu_set_t old, one;
+    assert_int_equal(sched_getaffinity(0, sizeof old, &old), 0);
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &old)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    pthread_t t[3];
+    hogging = 1;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, hog, NULL), 0);
+    run_play(r);
+    hogging = 0;
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    assert_int_equal(sched_setaffinity(0, sizeof old, &old), 0);
+}
+
+/* 40 ms of CPU against a 100 ms budget, with a quarter of one CPU:
+ * under the wall clock that is a timeout the machine caused. */
+static void test_wall_clock_contended(void **state)
+{
+    (void)state;
+    run *r = short_match("spin 1:40", REF_CLOCK_WALL);
+    r->cfg.move_ms = 100;
+    r->cfg.bank_ms = 0;
+    play_contended(r);
+    assert_string_equal(r->rec.reason, REF_CONTENDED);
+    assert_int_equal(r->rec.culprit, 1);
+    assert_true(r->rec.score[0] == 0 && r->rec.score[1] == 0);
+    assert_non_null(strstr(r->rec.detail, "overloaded"));
+    assert_verifies(&r->rec);
+    run_free(r);
+}
+
+/* The same under the CPU clock: nobody is charged for waiting. */
+static void test_cpu_clock_not_charged(void **state)
+{
+    (void)state;
+    run *r = short_match("spin 1:40", REF_CLOCK_CPU);
+    r->cfg.move_ms = 100;
+    r->cfg.bank_ms = 0;
+    r->cfg.wall_ceiling = 200;
+    play_contended(r);
+    assert_game_result(&r->rec);
+    uint64_t waited = 0;
+    for (size_t i = 0; i < r->rec.ndecisions; i++)
+        if (r->rec.decisions[i].seat == 1)
+            waited += r->rec.decisions[i].wait_us;
+    assert_true(waited > 40000);       /* it did wait for the CPU, a lot */
+    run_free(r);
+}
+
+/* ---- no free pondering -------------------------------------------------- */
+
+/* The ponderer's CPU outside its own decisions, against what its
+ * opponent thought meanwhile. */
+static void ponder_share(int ponder, double *outside, double *opponent, char *clock, size_t size)
+{
+    run *r = run_new();
+    run_option(r, "round_limit", "4");
+    r->cfg.ponder = ponder;
+    r->cfg.wall_ceiling = 100;
+    run_badbot(r, 0, "ponder");
+    run_badbot(r, 1, "spin 1:25");
+    run_play(r);
+    assert_game_result(&r->rec);
+    double own = 0, other = 0;
+    for (size_t i = 0; i < r->rec.ndecisions; i++)
+        *(r->rec.decisions[i].seat == 0 ? &own : &other) += r->rec.decisions[i].cpu_us / 1000.0;
+    char *log = run_log(r, 0, NULL), *cpu = strstr(log, "cpu ");
+    assert_non_null(cpu);
+    *outside = atof(cpu + 4) - own;
+    *opponent = other;
+    snprintf(clock, size, "%s", r->rec.clock);
+    free(log);
+    run_free(r);
+}
+
+static void test_no_free_pondering(void **state)
+{
+    (void)state;
+    double outside, opponent;
+    char clock[64];
+    ponder_share(0, &outside, &opponent, clock, sizeof clock);
+    if (!strstr(clock, "between=frozen")) {
+        print_message("no freezer here (%s): pondering is charged instead\n", clock);
+        skip();
+    }
+    print_message("frozen: %.0f ms outside its turns, opponent thought %.0f ms\n", outside,
+                  opponent);
+    assert_true(opponent > 200);
+    assert_true(outside < opponent / 4);
+    ponder_share(1, &outside, &opponent, clock, sizeof clock);
+    print_message("--ponder: %.0f ms outside its turns, opponent thought %.0f ms\n", outside,
+                  opponent);
+    assert_non_null(strstr(clock, "between=ponder"));
+    assert_true(outside > opponent / 2);
+}
+
+int main(int argc, char **argv)
+{
+    if (run_paths(argc, argv) < 0)
+        return 2;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contended_rule),
+        cmocka_unit_test(test_sleeper_hits_wall_ceiling),
+        cmocka_unit_test(test_threads_share_the_budget),
+        cmocka_unit_test(test_wall_clock_contended),
+        cmocka_unit_test(test_cpu_clock_not_charged),
+        cmocka_unit_test(test_no_free_pondering),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
