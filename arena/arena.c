@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <sched.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,50 @@ static const char tournament_tail[] =
     "The game's own options are the flags from --option on (see `referee games`).\n"
     "Running the same command again resumes it: stored matches are not played twice.\n"
     "Ctrl-C (or SIGTERM) stops it after storing what is finished, and says how to resume.\n";
+
+static int set_clock(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    (void)flag;
+    ref_clock_mode mode;
+    if (ref_clock_mode_parse(value, &mode) < 0) {
+        snprintf(err, size, "--clock must be cpu or wall, not '%s'", value);
+        return -1;
+    }
+    snprintf(ctx, 8, "%s", ref_clock_mode_name(mode));
+    return 0;
+}
+
+/* The default concurrency: as many matches as the cores have room for
+ * their thinking bots (one per match while the others are frozen; every
+ * seat when they ponder). More is fair under the CPU clock (matches take
+ * longer, nobody is charged for waiting), said with a warning; under the
+ * wall clock it needs --force-concurrency. 0, or -1 after a message. */
+static int fit_concurrency(const arena_spec *spec, int seats, arena_run *run)
+{
+    cpu_set_t set;
+    int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    int thinking = spec->ponder ? seats : 1, fits = cores / thinking;
+    fits = fits < 1 ? 1 : fits;
+    if (run->concurrency < 0) {
+        run->concurrency = fits;
+        return 0;
+    }
+    if (run->concurrency <= fits)
+        return 0;
+    int wall = !strcmp(spec->clock, "wall");
+    if (wall && !run->force) {
+        ac_fail("--concurrency %d runs %d thinking bots on %d cores: under --clock wall they "
+                "would be charged for waiting for a CPU (at most %d here; --clock cpu, or "
+                "--force-concurrency)", run->concurrency, run->concurrency * thinking, cores,
+                fits);
+        return -1;
+    }
+    fprintf(stderr, "arena: warning: --concurrency %d runs %d thinking bots on %d cores%s\n",
+            run->concurrency, run->concurrency * thinking, cores,
+            wall ? ": contended timeouts will be played again, and concurrency lowered"
+                 : ": the CPU clock charges only CPU used, so matches take longer");
+    return 0;
+}
 
 static int set_format(void *ctx, const char *flag, const char *value, char *err, size_t size)
 {
@@ -103,6 +148,7 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
 {
     char err[512];
     const char *referee_flag = NULL;
+    double ceiling = spec->wall_ceiling_pct / 100.0, *wall_ceiling = &ceiling;
     const game_api *g = game_cli_game(argc, argv, err, sizeof err);
     if (!g)
         return ac_fail("%s", err);
@@ -114,8 +160,19 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
         CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
                 "swapped (default 10)", &spec->games, 2, ARENA_MAX_GAMES),
         CLI_NUM("--concurrency", CLI_INT, "K", "local workers: matches at once here (default: "
-                "the number of cores); 0 with --listen: remote workers play every match",
+                "as many as there are cores for their thinking bots: one per match, every seat "
+                "with --ponder); 0 with --listen: remote workers play every match",
                 &run->concurrency, 0, 128),
+        CLI_ARG("--force-concurrency", CLI_SWITCH, NULL, "--clock wall: allow more thinking "
+                "bots than cores (with a warning)", &run->force),
+        CLI_ARG("--affinity", CLI_SWITCH, NULL, "pin each local worker (its referee and bots) "
+                "to a CPU of its own", &run->affinity),
+        CLI_CALL("--clock", "cpu|wall", "what a decision is charged: CPU time (default; a bot "
+                 "waiting for a CPU is not charged) or wall time", set_clock, spec->clock),
+        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision also ends after X "
+                "times its time in wall time (default 3)", wall_ceiling, 1, REF_WALL_CEILING_MAX),
+        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
+                "frozen)", &spec->ponder),
         CLI_ARG("--seed", CLI_U64, "N", "tournament seed; every match seed derives from it "
                 "(default 1)", &spec->seed),
         CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &spec->move_ms, 1,
@@ -169,6 +226,7 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     } else if (referee_flag) {
         snprintf(referee, referee_size, "%s", referee_flag);
     }
+    spec->wall_ceiling_pct = (int)(ceiling * 100 + 0.5);
     free(all);
     free(game_flags);
     game_options_free(o);
@@ -199,9 +257,7 @@ static int cmd_tournament(int argc, char **argv)
 {
     arena_spec spec;
     arena_spec_default(&spec);
-    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    run.concurrency = cores > 0 ? (int)cores : 1;
+    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1, .concurrency = -1 };
     char referee[PATH_MAX + 32], err[512];
     cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
@@ -267,6 +323,8 @@ static int cmd_tournament(int argc, char **argv)
         ac_fail("%s", why);
         goto out;
     }
+    if (fit_concurrency(&spec, seats, &run) < 0)
+        goto out;
     for (int i = 0; i < spec.nbots; i++) {
         arena_bot b;
         if (arena_db_bot_by_id(db, spec.bot[i], &b) != 0 || b.removed) {

@@ -147,6 +147,9 @@ int ac_rerun(int argc, char **argv)
         c.bank_ms = spec.bank_ms;
         c.handshake_ms = spec.handshake_ms;
         c.strikes = spec.strikes;
+        ref_clock_mode_parse(spec.clock, &c.clock_mode);
+        c.wall_ceiling = spec.wall_ceiling_pct / 100.0;
+        c.ponder = spec.ponder;
         if (spec.memory_mb >= 0)          /* the tournament's limit, as its workers had it */
             c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
     }

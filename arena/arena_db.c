@@ -243,6 +243,19 @@ static const char *const migrations[] = {
     "DROP INDEX match_seats_bot;"
     "CREATE INDEX match_seats_bot ON match_seats(bot_id, match_id, team, score);"
     "CREATE INDEX rating_history_bot ON rating_history(bot_id, match_id);",
+
+    /*
+     * 6: the time control's clock is part of a tournament's spec (issue 17).
+     * Tournaments stored before were played on the wall clock with bots
+     * free to run between their turns, and keep saying so.
+     */
+    "ALTER TABLE tournaments ADD COLUMN clock TEXT NOT NULL DEFAULT 'wall';"
+    "ALTER TABLE tournaments ADD COLUMN wall_ceiling_pct INTEGER NOT NULL DEFAULT 300;"
+    "ALTER TABLE tournaments ADD COLUMN ponder INTEGER NOT NULL DEFAULT 1;"
+    "DROP INDEX tournaments_spec;"
+    "CREATE UNIQUE INDEX tournaments_spec ON tournaments(game, format, games, options,"
+    "  seed, bots, move_ms, bank_ms, handshake_ms, strikes, elo_k, memory_mb, clock,"
+    "  wall_ceiling_pct, ponder);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

@@ -24,7 +24,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 5
+#define ARENA_DB_SCHEMA 6
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -103,6 +103,9 @@ typedef struct arena_tournament {
     int  strikes;
     double elo_k;
     int64_t memory_mb;        /* -1: the referee's default, 0: no limit */
+    char clock[8];            /* the time control's clock: "cpu" or "wall" */
+    int  wall_ceiling_pct;    /* cpu clock: its wall ceiling, percent of the time */
+    int  ponder;              /* bots may run between their turns */
     int  planned;             /* matches in the plan */
     int  done;                /* matches stored (filled by the getters) */
     int  finished;

@@ -16,7 +16,7 @@
 
 /* The spec columns (the identity) in one order for every query. */
 #define T_SPEC "game, format, games, options, seed, bots, move_ms, bank_ms, handshake_ms," \
-               " strikes, elo_k, memory_mb"
+               " strikes, elo_k, memory_mb, clock, wall_ceiling_pct, ponder"
 #define T_COLUMNS "id, " T_SPEC ", planned, finished_at IS NOT NULL," \
     " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id)"
 
@@ -24,13 +24,15 @@ static const char T_BY_SPEC[] = "SELECT " T_COLUMNS " FROM tournaments t"
     " WHERE game = :game AND format = :format AND games = :games AND options = :options"
     " AND seed = :seed AND bots = :bots AND move_ms = :move_ms AND bank_ms = :bank_ms"
     " AND handshake_ms = :handshake_ms AND strikes = :strikes AND elo_k = :elo_k"
-    " AND memory_mb = :memory_mb";
+    " AND memory_mb = :memory_mb AND clock = :clock AND wall_ceiling_pct = :wall_ceiling_pct"
+    " AND ponder = :ponder";
 static const char T_BY_ID[] = "SELECT " T_COLUMNS " FROM tournaments t WHERE id = :id";
 static const char T_LATEST[] = "SELECT " T_COLUMNS " FROM tournaments t "
     "WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1";
 static const char T_INSERT[] = "INSERT INTO tournaments(" T_SPEC ", planned, created_at)"
     " VALUES (:game, :format, :games, :options, :seed, :bots, :move_ms, :bank_ms,"
-    " :handshake_ms, :strikes, :elo_k, :memory_mb, :planned, :now)";
+    " :handshake_ms, :strikes, :elo_k, :memory_mb, :clock, :wall_ceiling_pct, :ponder,"
+    " :planned, :now)";
 
 /* Entrants as stored: ids in order, space-separated. */
 static int bots_text(const arena_tournament *t, char *buf, size_t size)
@@ -86,9 +88,12 @@ static int tournament_row(sqlite3_stmt *st, arena_tournament *t)
     t->strikes = sqlite3_column_int(st, 10);
     t->elo_k = sqlite3_column_double(st, 11);
     t->memory_mb = sqlite3_column_int64(st, 12);
-    t->planned = sqlite3_column_int(st, 13);
-    t->finished = sqlite3_column_int(st, 14);
-    t->done = sqlite3_column_int(st, 15);
+    adb_col_text(st, 13, t->clock, sizeof t->clock);
+    t->wall_ceiling_pct = sqlite3_column_int(st, 14);
+    t->ponder = sqlite3_column_int(st, 15);
+    t->planned = sqlite3_column_int(st, 16);
+    t->finished = sqlite3_column_int(st, 17);
+    t->done = sqlite3_column_int(st, 18);
     return ok ? 0 : -1;
 }
 
@@ -108,6 +113,9 @@ static int bind_spec(sqlite3_stmt *st, const arena_tournament *t, const char *bo
     ADB_BIND(adb_bind_int(st, ":strikes", t->strikes));
     ADB_BIND(adb_bind_double(st, ":elo_k", t->elo_k));
     ADB_BIND(adb_bind_int(st, ":memory_mb", t->memory_mb));
+    ADB_BIND(adb_bind_text(st, ":clock", t->clock));
+    ADB_BIND(adb_bind_int(st, ":wall_ceiling_pct", t->wall_ceiling_pct));
+    ADB_BIND(adb_bind_int(st, ":ponder", t->ponder));
     return rc;
 }
 

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,24 @@ struct arena_pool {
     int      nallowed;
     msgpack_sbuffer sb;
     char     fatal[256];          /* why the pool cannot go on: a local worker refused */
+    int      affinity;            /* local worker k runs on the k-th allowed CPU */
+    int      limit;               /* jobs handed out at once; 0: one per worker */
 };
+
+/* The k-th CPU (cyclically) of those this process may use, as a set. */
+static void kth_cpu(int k, cpu_set_t *one)
+{
+    cpu_set_t all;
+    CPU_ZERO(one);
+    if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) == 0)
+        return;
+    k %= CPU_COUNT(&all);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all) && k-- == 0) {
+            CPU_SET(c, one);
+            return;
+        }
+}
 
 static int start_local(arena_pool *p, char *err, size_t size)
 {
@@ -69,6 +87,13 @@ static int start_local(arena_pool *p, char *err, size_t size)
     }
     if (pid == 0) {
         setenv("ARENA_WORKER_PARENT", parent, 1);
+        if (p->affinity) {
+            /* The worker's referee and bots inherit it. */
+            cpu_set_t one;
+            kth_cpu(p->nlocal, &one);
+            if (CPU_COUNT(&one))
+                sched_setaffinity(0, sizeof one, &one);
+        }
         execl(p->referee, p->referee, "worker", "--connect", p->endpoint, (char *)NULL);
         fprintf(stderr, "arena: cannot run %s: %s\n", p->referee, strerror(errno));
         _exit(127);
@@ -102,8 +127,8 @@ static int start_curve(arena_pool *p, const arena_remote *r, char *err, size_t s
     return zauth_server(p->sock, secret, err, size);
 }
 
-arena_pool *arena_pool_start(int nworkers, const char *referee, const arena_remote *remote,
-                             char *err, size_t size)
+arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee,
+                             const arena_remote *remote, char *err, size_t size)
 {
     const char *listen = remote ? remote->listen : NULL;
     if (access(referee, X_OK) != 0) {
@@ -122,6 +147,7 @@ arena_pool *arena_pool_start(int nworkers, const char *referee, const arena_remo
         return NULL;
     }
     msgpack_sbuffer_init(&p->sb);
+    p->affinity = affinity;
     snprintf(p->referee, sizeof p->referee, "%s", referee);
     snprintf(p->dir, sizeof p->dir, "/tmp/arena-pool-XXXXXX");
     if (!mkdtemp(p->dir)) {
@@ -260,7 +286,10 @@ static void send_job(arena_pool *p, worker *w, int j)
         mpw_str(&pk, "cwd"); mpw_str(&pk, job->cwd[i]);
     }
     mpw_str(&pk, "time");
-    msgpack_pack_map(&pk, 3);
+    msgpack_pack_map(&pk, 6);
+    mpw_str(&pk, "clock");        mpw_str(&pk, job->clock[0] ? job->clock : "cpu");
+    mpw_str(&pk, "ceiling_pct");  msgpack_pack_int(&pk, job->wall_ceiling_pct);
+    mpw_str(&pk, "ponder");       msgpack_pack_int(&pk, job->ponder);
     mpw_str(&pk, "move_ms");      msgpack_pack_int64(&pk, job->move_ms);
     mpw_str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
     mpw_str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
@@ -287,15 +316,26 @@ static int oldest_queued(const arena_pool *p)
     return best;
 }
 
+void arena_pool_limit(arena_pool *p, int jobs)
+{
+    p->limit = jobs > 0 ? jobs : 1;
+}
+
 static void dispatch(arena_pool *p)
 {
+    int busy = 0;
+    for (int i = 0; i < p->nworkers; i++)
+        busy += !p->workers[i].gone && p->workers[i].busy >= 0;
     for (int i = 0; i < p->nworkers; i++) {
         worker *w = &p->workers[i];
         if (!w->ready || w->gone || w->busy >= 0)
             continue;
+        if (p->limit && busy >= p->limit)
+            return;
         int next = oldest_queued(p);
         if (next < 0)
             return;
+        busy++;
         send_job(p, w, next);
     }
 }

@@ -33,6 +33,9 @@ typedef struct arena_job {
     int      strikes;
     int64_t  memory_mb;           /* bots' address space; -1: the referee's default */
     int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
+    char     clock[8];            /* "cpu" or "wall" */
+    int      wall_ceiling_pct;
+    int      ponder;
 } arena_job;
 
 typedef struct arena_job_result {
@@ -54,11 +57,17 @@ typedef struct arena_remote {
     const char *curve_workers;    /* the admitted workers' public keys, one a line */
 } arena_remote;
 
-/* Starts `workers` local workers running `referee`; remote->listen (remote
+/* Starts `workers` local workers running `referee`, with `affinity` each
+ * on its own CPU (the k-th of those the arena may use, cyclically: bots
+ * inherit it; a bot may still change its own); remote->listen (remote
  * may be NULL) also accepts remote workers there (and then `workers` may
  * be 0). NULL with err on failure. */
-arena_pool *arena_pool_start(int workers, const char *referee, const arena_remote *remote,
-                             char *err, size_t size);
+arena_pool *arena_pool_start(int workers, int affinity, const char *referee,
+                             const arena_remote *remote, char *err, size_t size);
+/* Hands out at most `jobs` at once from now on (at least 1), however many
+ * workers are ready: the arena lowers its concurrency this way when the
+ * machine is overloaded. */
+void arena_pool_limit(arena_pool *p, int jobs);
 int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
 /* Waits up to timeout_ms for a result: 1 with *out filled (free it with
  * arena_job_result_free), 0 on time out, -1 if the pool broke (err). */

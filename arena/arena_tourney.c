@@ -15,6 +15,7 @@
 #include "clk.h"
 #include "game.h"
 #include "kv.h"
+#include "ref_match.h"
 #include "ref_record.h"
 
 void arena_spec_default(arena_spec *s)
@@ -34,6 +35,8 @@ void arena_spec_default(arena_spec *s)
     s->handshake_ms = 10000;
     s->elo_k = 16;
     s->memory_mb = -1;
+    snprintf(s->clock, sizeof s->clock, "cpu");
+    s->wall_ceiling_pct = 300;
 }
 
 void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t)
@@ -52,6 +55,9 @@ void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament
     t->strikes = s->strikes;
     t->elo_k = s->elo_k;
     t->memory_mb = s->memory_mb;
+    snprintf(t->clock, sizeof t->clock, "%s", s->clock);
+    t->wall_ceiling_pct = s->wall_ceiling_pct;
+    t->ponder = s->ponder;
     t->planned = planned;
 }
 
@@ -71,6 +77,9 @@ int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
     s->strikes = t->strikes;
     s->elo_k = t->elo_k;
     s->memory_mb = t->memory_mb;
+    snprintf(s->clock, sizeof s->clock, "%s", t->clock);
+    s->wall_ceiling_pct = t->wall_ceiling_pct;
+    s->ponder = t->ponder;
     return s->format < 0 ? -1 : 0;
 }
 
@@ -294,6 +303,44 @@ static void job_for(const arena_spec *spec, const arena_game *g, int64_t log_byt
     job->strikes = spec->strikes;
     job->memory_mb = spec->memory_mb;
     job->log_bytes = log_bytes;
+    snprintf(job->clock, sizeof job->clock, "%s", spec->clock);
+    job->wall_ceiling_pct = spec->wall_ceiling_pct;
+    job->ponder = spec->ponder;
+}
+
+/* A match whose bot ran out of time waiting for a CPU (REF_CONTENDED) is
+ * not stored: it is played again from its seed, at one match fewer at
+ * once, which is said. The same machine overloaded at one match at a time,
+ * again and again, stops the tournament (resumable) rather than loop. */
+#define MAX_REPLAYS_AT_ONE 5
+
+static int replay_contended(arena_pool *pool, const arena_spec *spec, const arena_run *run,
+                            const arena_game *g, arena_db *db, int *concurrency, int *replays,
+                            char *err, size_t size)
+{
+    if (*concurrency == 1 && ++*replays > MAX_REPLAYS_AT_ONE) {
+        snprintf(err, size, "match %d: a bot ran out of time waiting for a CPU %d times at "
+                 "one match at a time: this machine is too loaded%s", g->index + 1,
+                 MAX_REPLAYS_AT_ONE, strcmp(spec->clock, "wall") ? "" :
+                 " for --clock wall (use --clock cpu)");
+        return -1;
+    }
+    int lowered = *concurrency > 1;
+    if (lowered)
+        arena_pool_limit(pool, --*concurrency);
+    fprintf(stderr, "arena: match %d was contended (a bot ran out of time waiting for a "
+            "CPU): playing it again from its seed; concurrency %s %d\n", g->index + 1,
+            lowered ? "lowered to" : "stays at", *concurrency);
+    arena_job job;
+    job_for(spec, g, run->log_bytes, db, &job);
+    return arena_pool_submit(pool, &job) < 0 ? (snprintf(err, size, "out of memory"), -1) : 0;
+}
+
+/* A playable result whose match a bot lost waiting for a CPU. */
+static int contended(const arena_job_result *res, int total)
+{
+    return !res->error && res->id >= 0 && res->id < total && res->record &&
+           strstr(res->record, "\nreason " REF_CONTENDED "\n");
 }
 
 /* Jobs waiting for workers at any moment: enough to keep every worker
@@ -392,6 +439,7 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                       int64_t *tournament_id, char *err, size_t size)
 {
+    int concurrency = 0;
     const char *why;
     int seats, teams;
     if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
@@ -415,7 +463,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     arena_pool *pool = NULL;
     if (total > ndone) {
         int workers = run->concurrency < total - ndone ? run->concurrency : total - ndone;
-        pool = arena_pool_start(workers, run->referee, &run->remote, err, size);
+        pool = arena_pool_start(workers, run->affinity, run->referee, &run->remote, err, size);
+        concurrency = workers;
         if (!pool)
             return -1;
     }
@@ -431,6 +480,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         if (fill(pool, &c, spec, seats, run, db, t.id, err, size) < 0)
             goto out;
     }
+    int replays = 0;
     double t0 = clk_mono_s(), last = 0;
     while (pool && arena_pool_pending(pool) > 0) {
         if (run->stop && *run->stop) {
@@ -445,6 +495,16 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         if (!got) {
             if (!run->quiet && tty)
                 progress(db, t.id, done, total, ndone, t0, tty, &last);
+            continue;
+        }
+        if (contended(&res, total)) {
+            arena_game g;
+            arena_plan_game(spec->format, seats, spec->nbots, spec->seed, (int)res.id, &g);
+            int again = replay_contended(pool, spec, run, &g, db, &concurrency, &replays, err,
+                                         size);
+            arena_job_result_free(&res);
+            if (again < 0)
+                goto out;
             continue;
         }
         int stored = store_result(db, spec, seats, t.id, total, &res, err, size);

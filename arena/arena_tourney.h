@@ -24,10 +24,15 @@ typedef struct arena_spec {
     int      strikes;
     double   elo_k;
     int64_t  memory_mb;           /* bots' address space; -1: the referee's default, 0: none */
+    char     clock[8];            /* "cpu" (default) or "wall" (ref_match.h) */
+    int      wall_ceiling_pct;    /* cpu clock: the wall ceiling, percent (default 300) */
+    int      ponder;              /* bots may run between their turns (default 0) */
 } arena_spec;
 
 typedef struct arena_run {
     int  concurrency;
+    int  affinity;                /* each local worker (a match at a time) on its own CPU */
+    int  force;                   /* --force-concurrency: more thinking bots than cores */
     const char *referee;          /* path to the referee binary */
     arena_remote remote;          /* remote workers: endpoint and keys, or none */
     int  quiet;                   /* no progress */

@@ -41,6 +41,9 @@
 /* How often the bots' control groups are checked for a limit hit while
  * the referee waits. */
 #define LIMITS_EVERY_US 100000
+/* Under the CPU clock, a decision ends at this many times its wall ceiling
+ * however long the bot waited for a CPU (then `contended`). */
+#define REF_STARVED 10
 
 typedef struct seat {
     void    *sock, *monitor;
@@ -802,7 +805,8 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
     seat *s = &m->seats[i];
     int cpu = m->mode == REF_CLOCK_CPU;
     int64_t wait = s->meter.wait_known ? (int64_t)d->wait_us : -1;
-    if ((!cpu || cpu_used <= budget) &&
+    int starved = cpu && d->micros >= (uint64_t)(budget * m->cfg->wall_ceiling) * REF_STARVED;
+    if ((!cpu || starved) &&
         ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
         forfeit(m, i, REF_CONTENDED, "seat %d had no action within %u ms, having used %"
                 PRId64 " ms of CPU and waited %" PRId64 " ms for one: the machine is "
@@ -817,7 +821,7 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
                  " ms", cpu_used / 1000, budget / 1000);
     else
         snprintf(detail, sizeof detail, "no action within %u ms%s", d->micros / 1000,
-                 cpu ? " (the wall ceiling)" : "");
+                 cpu ? " (the wall ceiling, not counting its wait for a CPU)" : "");
     return strike(m, i, nlegal, REF_TIMEOUT, detail, &d->action);
 }
 
@@ -839,7 +843,12 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
     uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
     int cpu = m->mode == REF_CLOCK_CPU;
     int64_t budget = c->move_ms * 1000 + s->bank_us, sent = control_now(m);
-    int64_t until = sent + (cpu ? (int64_t)((double)budget * c->wall_ceiling) : budget);
+    /* The wall ceiling counts the time the bot was not waiting for a CPU
+     * (sleeping, blocked, or running), so that a starved bot is never
+     * charged; a hard limit, REF_STARVED times that, ends even one the
+     * machine starves for good (contended). */
+    int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
+    int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
     if (send_msg(m, i) < 0)
         return -1;
     d->seat = (uint8_t)i;
@@ -863,9 +872,12 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
                                          : REF_UNMEASURED;
         if (from == -2)
             return -1;
-        if (from == -1 && sent + wall < until && used <= budget)
+        int64_t waited = d->wait_us == REF_UNMEASURED ? 0 : d->wait_us;
+        int late = used > budget || sent + wall > until ||
+                   (cpu && wall - (waited < wall ? waited : wall) > ceiling);
+        if (from == -1 && !late)
             continue;                          /* a look at its CPU time */
-        if (from >= 0 && (used > budget || sent + wall > until)) {
+        if (from >= 0 && late) {
             msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
             from = -1;
         }

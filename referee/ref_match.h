@@ -37,8 +37,8 @@ typedef struct ref_config {
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
     ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU */
     double   wall_ceiling;        /* cpu clock: a decision also ends after this many
-                                     times its time (move + bank left) of wall time
-                                     (default 3) */
+                                     times its time (move + bank left) of wall time,
+                                     not counting the bot's wait for a CPU (default 3) */
     int      ponder;              /* 1: bots run between their turns; 0 (default):
                                      frozen (cgroup freezer) where the machine can,
                                      else that CPU is charged to their next decision */
