@@ -92,11 +92,21 @@ static void show_logs(arena_db *db, int64_t id, int seats, int tail_lines, FILE 
     arena_logs_free(logs, n);
 }
 
-/* Decisions and microseconds per seat, from the stored record. */
-static void seat_times(const arena_match *m, int *count, uint64_t *micros)
+/* What each seat's own decisions took, from the stored record: wall
+ * time, CPU time and time waiting for a CPU (ref_record.h), the latter two
+ * only where every decision measured them. */
+typedef struct seat_time {
+    int      count;
+    uint64_t wall_us, cpu_us, wait_us;
+    int      cpu_known, wait_known;
+} seat_time;
+
+static void seat_times(const arena_match *m, seat_time *t, char *clock, size_t clock_size)
 {
-    memset(count, 0, sizeof(int) * ARENA_MAX_SEATS);
-    memset(micros, 0, sizeof(uint64_t) * ARENA_MAX_SEATS);
+    memset(t, 0, sizeof *t * ARENA_MAX_SEATS);
+    for (int i = 0; i < ARENA_MAX_SEATS; i++)
+        t[i].cpu_known = t[i].wait_known = 1;
+    clock[0] = 0;
     FILE *f = m->record ? fmemopen(m->record, strlen(m->record), "r") : NULL;
     if (!f)
         return;
@@ -104,14 +114,31 @@ static void seat_times(const arena_match *m, int *count, uint64_t *micros)
     const game_api *g;
     char err[256];
     if (ref_record_read(&rec, &g, f, err, sizeof err) == 0) {
-        for (size_t i = 0; i < rec.ndecisions; i++)
-            if (rec.decisions[i].seat < ARENA_MAX_SEATS && !rec.decisions[i].substituted) {
-                count[rec.decisions[i].seat]++;
-                micros[rec.decisions[i].seat] += rec.decisions[i].micros;
-            }
+        snprintf(clock, clock_size, "%s", rec.clock);
+        for (size_t i = 0; i < rec.ndecisions; i++) {
+            const ref_decision *d = &rec.decisions[i];
+            if (d->seat >= ARENA_MAX_SEATS || d->substituted)
+                continue;
+            seat_time *s = &t[d->seat];
+            s->count++;
+            s->wall_us += d->micros;
+            s->cpu_known &= d->cpu_us != REF_UNMEASURED;
+            s->wait_known &= d->wait_us != REF_UNMEASURED;
+            s->cpu_us += d->cpu_us != REF_UNMEASURED ? d->cpu_us : 0;
+            s->wait_us += d->wait_us != REF_UNMEASURED ? d->wait_us : 0;
+        }
         ref_record_free(&rec);
     }
     fclose(f);
+}
+
+/* "  1.234s", or "       -" when not measured. */
+static void put_seconds(FILE *out, int known, uint64_t us)
+{
+    if (known)
+        fprintf(out, " %8.3fs", (double)us / 1e6);
+    else
+        fprintf(out, " %9s", "-");
 }
 
 int arena_show_match(arena_db *db, int64_t id, int tail_lines, FILE *out, char *err,
@@ -127,18 +154,23 @@ int arena_show_match(arena_db *db, int64_t id, int tail_lines, FILE *out, char *
     if (m.tournament_id)
         fprintf(out, ", tournament %" PRId64 " game %d", m.tournament_id, m.game_index + 1);
     fprintf(out, "\n");
-    int count[ARENA_MAX_SEATS];
-    uint64_t micros[ARENA_MAX_SEATS];
-    seat_times(&m, count, micros);
-    fprintf(out, "%4s  %-24s %-10s %6s %5s %9s %9s\n", "seat", "bot", "version", "bot id",
-            "score", "decisions", "time");
+    seat_time t[ARENA_MAX_SEATS];
+    char clock[64];
+    seat_times(&m, t, clock, sizeof clock);
+    fprintf(out, "%4s  %-24s %-10s %6s %5s %9s %9s %9s %9s\n", "seat", "bot", "version",
+            "bot id", "score", "decisions", "time", "cpu", "cpu wait");
     for (int i = 0; i < m.seats; i++) {
         arena_bot b;
         int known = arena_db_bot_by_id(db, m.bot[i], &b) == 0;
-        fprintf(out, "%4d  %-24s %-10s %6" PRId64 " %5g %9d %8.3fs\n", i, known ? b.label : "?",
-                known && b.version[0] ? b.version : "-", m.bot[i], m.score[i], count[i],
-                (double)micros[i] / 1e6);
+        fprintf(out, "%4d  %-24s %-10s %6" PRId64 " %5g %9d", i, known ? b.label : "?",
+                known && b.version[0] ? b.version : "-", m.bot[i], m.score[i], t[i].count);
+        put_seconds(out, 1, t[i].wall_us);
+        put_seconds(out, t[i].cpu_known && t[i].count, t[i].cpu_us);
+        put_seconds(out, t[i].wait_known && t[i].count, t[i].wait_us);
+        fputc('\n', out);
     }
+    if (clock[0])
+        fprintf(out, "clock: %s\n", clock);
     fprintf(out, "result: %s", m.reason);
     if (m.culprit >= 0)
         fprintf(out, " (seat %d)", m.culprit);

@@ -54,6 +54,11 @@ forfeits="timeout|contended|crash|exit|disconnect|malformed|illegal_action|memor
 [[ ! "$reasons" =~ $forfeits ]] || fail "not every match ended normally: $reasons"
 [ "$measured" -ge 72 ] || fail "only $measured decisions carry cpu= and wait="
 grep -q "contended" "$tmp/cpu.err" && echo "note: contended under the CPU clock (wall ceiling): $(grep -c contended "$tmp/cpu.err")"
+shown=$("$arena" --db "$db" match 1)
+[[ "$shown" == *"cpu wait"* && "$shown" == *"clock: cpu ceiling=3 between="* ]] ||
+  fail "arena match shows no CPU figures: $shown"
+echo "$shown" | awk '$1 == "0" { if ($NF !~ /s$/ || $(NF-1) !~ /s$/) exit 1 }' ||
+  fail "seat 0 has no cpu and wait seconds: $shown"
 echo "cpu clock: 12 matches at concurrency 4 on one CPU, none charged ($reasons)"
 
 # 3. The wall clock asks for --force-concurrency.
