@@ -525,6 +525,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     arena_db_tournament_finish(db, t.id);
     if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
         goto out;
+    if (!run->quiet && ndone)
+        fprintf(stderr, "arena: %d matches played, %d were stored before\n", done - ndone, ndone);
+    else if (!run->quiet)
+        fprintf(stderr, "arena: %d matches played\n", done);
     rc = 0;
 out:
     arena_pool_stop(pool);

@@ -56,7 +56,8 @@ int  arena_spec_from_tournament(const arena_tournament *t, arena_spec *s);
 int  arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size);
 
 /* Runs (or resumes) the tournament; fills *tournament_id. 0 when every
- * planned match is stored, -1 with err otherwise. */
+ * planned match is stored, -1 with err otherwise. Unless quiet, it ends by
+ * saying how many matches it played: each a job a worker ran. */
 int  arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                        int64_t *tournament_id, char *err, size_t size);
 

@@ -372,6 +372,13 @@ after_crash() {
   fi
 }
 
+# The last run played exactly $1 matches (jobs its workers ran), $2 having
+# been stored before it.
+played_exactly() {
+  grep -qx "arena: $1 matches played, $2 were stored before" "$T/err" ||
+    fail "expected $1 matches played after $2 stored, got: $(grep played "$T/err")"
+}
+
 test_kill_resume() {
   new_test kill_resume
   add_sample_bots
@@ -414,6 +421,8 @@ test_kill_resume() {
   ok --db "$DB" "${cmd[@]}"
   grep -q "^arena: resuming tournament 1: $prev of $planned matches stored" "$T/err" ||
     fail "no resume message for $prev stored: $(head -5 "$T/err")"
+  # It played exactly the missing matches: as many jobs as were missing.
+  played_exactly "$((planned - prev))" "$prev"
   no_leftovers "the tournament finished"
   check_ok
   no_forfeits
@@ -476,6 +485,7 @@ test_resume() {
   ok --db "$DB" tournament --resume --concurrency 2
   grep -q "^arena: resuming tournament 2: $n2 of 20 matches stored" "$T/err" ||
     fail "resume of 2: $(head -3 "$T/err")"
+  played_exactly "$((20 - n2))" "$n2"
   grep -q "^tournament 2 finished" "$T/out" || fail "resume of 2: $(head -3 "$T/out")"
   eq "$(stored 2)" 20 "tournament 2 matches"
   eq "$(stored 1)" "$n1" "tournament 1 matches while 2 resumed"
@@ -485,6 +495,7 @@ test_resume() {
   ok --db "$DB" tournament --resume --concurrency 2
   grep -q "^arena: resuming tournament 1: $n1 of 40 matches stored" "$T/err" ||
     fail "resume of 1: $(head -3 "$T/err")"
+  played_exactly "$((40 - n1))" "$n1"
   eq "$(stored 1)" 40 "tournament 1 matches"
   eq "$(sql 'SELECT count(*) FROM tournaments')" 2 "tournaments (resume adds none)"
   eq "$(sql "SELECT count(*) FROM matches WHERE tournament_id = 1
@@ -608,7 +619,8 @@ test_progress() {
   ! grep -q $'\r' "$T/err" || fail "a terminal progress bar on a non-terminal stderr"
   eq "$(head -1 "$T/err")" "arena: tournament 1: planning 10 matches" "the first line"
   eq "$(tail -n +2 "$T/err" | grep -cv '^arena: [0-9]*/10 matches, ETA [0-9]*:[0-9][0-9], leader ')" \
-     0 "stderr lines other than progress"
+     1 "stderr lines other than progress"
+  eq "$(tail -1 "$T/err")" "arena: 10 matches played" "the last line"
   grep -q "^tournament 1 finished" "$T/out" || fail "no 'finished': $(cat "$T/out")"
   grep -q "greedy" "$T/out" || fail "no standings after the tournament: $(cat "$T/out")"
 
