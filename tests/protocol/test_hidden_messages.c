@@ -3,10 +3,12 @@
  * seat's information alone.
  *
  * Over many random games, at every decision: for each pair of seats A and
- * B, B's hidden coins (hand, bag, face-down discards) are dealt afresh with
- * the same counts and the generator is changed; every message the referee
- * would send A now (its observation, its request when A decides, the
- * update for the last action) must be byte-identical. WC_TEST_GAMES scales
+ * B, B's hidden coins (hand, bag, face-down discards, a coin held in a
+ * pending step) are dealt afresh with the same counts and the generator is
+ * changed, and if B played the last action face down, it played another
+ * coin; every message the referee would send A now (its observation, its
+ * request when A decides, the update for the last action) must be
+ * byte-identical. WC_TEST_GAMES scales
  * the number of games.
  */
 #include <stdlib.h>
@@ -23,6 +25,19 @@ static void scramble(wc_state *s, int seat, wc_rng *rng)
 {
     wct_scramble_hidden(s, seat, rng);
     s->rng.state ^= wc_rng_next(rng);       /* and every future draw */
+}
+
+/* The same play with another coin, if the action hides its coin from the
+ * other seats (a face-down play); else the action itself. */
+static game_action other_coin(game_action action, wc_rng *rng)
+{
+    if (g->public_view(action) == action)
+        return action;
+    wc_action a;
+    memcpy(&a, &action, sizeof a);
+    a.coin = (uint8_t)((a.coin + 1 + wc_rng_below(rng, WC_NCOINS - 1)) % WC_NCOINS);
+    memcpy(&action, &a, sizeof a);
+    return action;
 }
 
 /* Everything seat `a` would be sent now, concatenated. */
@@ -66,11 +81,12 @@ static void run(int players, int setup, int games, uint64_t first_seed)
             for (int b = 0; b < s.nseats; b++) {
                 wc_state other = s;
                 scramble(&other, b, &rng);
+                game_action other_last = b == last_actor ? other_coin(last, &rng) : last;
                 for (int a = 0; a < s.nseats; a++) {
                     if (a == b)
                         continue;
                     messages_for(&s, a, have_last, last, last_actor, &mine);
-                    messages_for(&other, a, have_last, last, last_actor, &theirs);
+                    messages_for(&other, a, have_last, other_last, last_actor, &theirs);
                     if (mine.size != theirs.size || memcmp(mine.data, theirs.data, mine.size))
                         fail_msg("game %d: seat %d's messages depend on seat %d's hidden coins",
                                  game, a, b);

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# scripts/mutate.sh - plants one-line bugs, one at a time, and prints which
+# the tests catch: the kill rate, part by part.
+#
+# Usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--check] [-j N]
+#   --list FILE  the mutations (default tests/mutations.txt, whose top says the format)
+#   --part PART  only that part's mutations (engine, referee, sdk, ...)
+#   --name NAME  only that one
+#   --check      only check that each mutation still applies (its text found once)
+#   -j N         build and test jobs (default: the number of cores)
+#
+# The tree itself is never touched. The tracked and untracked files are copied
+# to build-mutate/src (only those that changed since the last run), built in
+# build-mutate/build, and the tests of every mutation are run there once
+# without it (they must pass). Then, for each mutation: plant it, rebuild, run
+# its tests (ctest -R), put the file back. A mutant the tests turn red is
+# killed; one they leave green survived: a bug the suite lets through.
+#
+# A habit, not a CI step: before landing a change to a part, run
+# `scripts/mutate.sh --part PART`; when you fix a bug, add it to the list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+list=tests/mutations.txt part="" only="" check=0 jobs=$(nproc)
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list) list=$2; shift 2 ;;
+    --part) part=$2; shift 2 ;;
+    --name) only=$2; shift 2 ;;
+    --check) check=1; shift ;;
+    -j) jobs=$2; shift 2 ;;
+    *) echo "usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--check] [-j N]" >&2
+       exit 2 ;;
+  esac
+done
+[ -f "$list" ] || { echo "mutate: no list $list" >&2; exit 2; }
+
+work=$root/build-mutate
+src=$work/src build=$work/build
+mkdir -p "$src" "$build"
+exec 9>"$work/lock"
+flock -n 9 || { echo "mutate: another mutate.sh runs in this tree" >&2; exit 1; }
+
+# The mutations as lines of fields separated by \x1f: name part file from to tests.
+parse() {
+  python3 - "$list" "$part" "$only" <<'EOF'
+import sys
+path, part, only = sys.argv[1:4]
+keys = ("name", "part", "file", "from", "to", "tests")
+blocks, cur = [], {}
+for lineno, line in enumerate(open(path), 1):
+    line = line.rstrip("\n")
+    if line.startswith("#"):
+        continue
+    if not line.strip():
+        if cur:
+            blocks.append(cur)
+        cur = {}
+        continue
+    key, sep, value = line.partition(":")
+    if not sep or key.strip() not in keys + ("why",):
+        sys.exit(f"mutate: {path}:{lineno}: not 'key: value' with a known key: {line}")
+    cur[key.strip()] = value.strip()
+if cur:
+    blocks.append(cur)
+names = set()
+for b in blocks:
+    missing = [k for k in keys if not b.get(k)]
+    if missing:
+        sys.exit(f"mutate: {path}: mutation {b.get('name', '?')} lacks {', '.join(missing)}")
+    if b["name"] in names:
+        sys.exit(f"mutate: {path}: two mutations named {b['name']}")
+    names.add(b["name"])
+    if (part and b["part"] != part) or (only and b["name"] != only):
+        continue
+    print("\x1f".join(b[k] for k in keys))
+EOF
+}
+
+# Replaces the one occurrence of $2 in file $1 by $3; exit 3 unless found once.
+plant() {
+  python3 - "$@" <<'EOF'
+import sys
+path, old, new = sys.argv[1:4]
+text = open(path).read()
+if text.count(old) != 1:
+    sys.exit(3)
+open(path, "w").write(text.replace(old, new))
+EOF
+}
+
+# Copies the tree's files into $src: a file whose bytes differ gets written
+# afresh (a new mtime, so the build sees it); files gone from the tree go.
+sync_tree() {
+  git ls-files -z -co --exclude-standard | python3 -c '
+import os, shutil, sys
+src = sys.argv[1]
+files = [f for f in sys.stdin.buffer.read().decode().split("\0") if f]
+keep = set()
+for f in files:
+    if not os.path.lexists(f):
+        continue
+    keep.add(f)
+    dst = os.path.join(src, f)
+    os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
+    if os.path.islink(f):
+        if not os.path.islink(dst) or os.readlink(dst) != os.readlink(f):
+            if os.path.lexists(dst):
+                os.remove(dst)
+            os.symlink(os.readlink(f), dst)
+        continue
+    data = open(f, "rb").read()
+    if os.path.islink(dst) or not os.path.exists(dst) or open(dst, "rb").read() != data:
+        if os.path.lexists(dst):
+            os.remove(dst)
+        with open(dst, "wb") as out:
+            out.write(data)
+        shutil.copymode(f, dst)
+for base, dirs, names in os.walk(src):
+    rel = os.path.relpath(base, src)
+    if rel == "sdk/js":
+        dirs[:] = [d for d in dirs if d != "node_modules"]
+    for n in names:
+        r = os.path.normpath(os.path.join(rel, n))
+        if r not in keep and not (rel == "sdk/js" and n == "node_modules"):
+            os.remove(os.path.join(base, n))
+' "$src"
+  # The JavaScript SDK's installed packages, shared rather than copied.
+  if [ -d sdk/js/node_modules ] && [ ! -e "$src/sdk/js/node_modules" ]; then
+    ln -s "$root/sdk/js/node_modules" "$src/sdk/js/node_modules"
+  fi
+}
+
+mapfile -t mutations < <(parse)
+[ ${#mutations[@]} -gt 0 ] || { echo "mutate: no mutation selected" >&2; exit 2; }
+
+if [ $check = 1 ]; then
+  bad=0
+  for m in "${mutations[@]}"; do
+    IFS=$'\x1f' read -r name mpart file from to tests <<<"$m"
+    n=$(python3 -c 'import sys; print(open(sys.argv[1]).read().count(sys.argv[2]))' \
+          "$file" "$from" 2>/dev/null || echo 0)
+    [ "$n" = 1 ] || { echo "stale   $mpart/$name: '$from' found $n times in $file"; bad=1; }
+  done
+  [ $bad = 0 ] && echo "mutate: all ${#mutations[@]} mutations apply"
+  exit $bad
+fi
+
+# Puts back the file a mutant changed, whatever ends the run.
+current=""
+restore() {
+  if [ -n "$current" ]; then
+    cp "$root/$current" "$src/$current"
+    current=""
+  fi
+}
+trap restore EXIT
+trap 'restore; exit 130' INT TERM
+
+sync_tree
+echo "mutate: building a copy of the tree in $build"
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 ||
+  { tail -30 "$work/build.log"; echo "mutate: the tree does not build" >&2; exit 1; }
+
+# Runs the tests matching $1; prints the names of those that failed.
+run_tests() {
+  local out
+  out=$(ctest --test-dir "$build" -R "$1" -j"$jobs" 2>&1) && return 0
+  printf '%s\n' "$out" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | tr '\n' ' '
+  return 1
+}
+
+union=$(for m in "${mutations[@]}"; do IFS=$'\x1f' read -r _ _ _ _ _ t <<<"$m"; echo "$t"; done |
+        tr '|' '\n' | sort -u | paste -sd'|')
+echo "mutate: the tests unmutated ($union)"
+if failed=$(run_tests "$union"); then :; else
+  echo "mutate: these fail without any mutation; fix them first: $failed" >&2
+  exit 1
+fi
+
+declare -A planted killed
+survivors=() stale=()
+for m in "${mutations[@]}"; do
+  IFS=$'\x1f' read -r name mpart file from to tests <<<"$m"
+  t0=$SECONDS
+  current=$file
+  if ! plant "$src/$file" "$from" "$to"; then
+    current=""
+    stale+=("$mpart/$name")
+    printf '%-9s %-8s %-36s %s\n' stale "$mpart" "$name" "its text is not found once in $file"
+    continue
+  fi
+  planted[$mpart]=$((${planted[$mpart]:-0} + 1))
+  if ! cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1; then
+    verdict=killed by="the compiler"
+  elif failed=$(run_tests "$tests"); then
+    verdict=SURVIVED by=""
+  else
+    verdict=killed by=$failed
+  fi
+  restore
+  if [ $verdict = killed ]; then
+    killed[$mpart]=$((${killed[$mpart]:-0} + 1))
+  else
+    survivors+=("$mpart/$name: $file")
+  fi
+  printf '%-9s %-8s %-36s %3ds %s\n' "$verdict" "$mpart" "$name" $((SECONDS - t0)) \
+    "${by:+by $by}"
+done
+# Leave the copy's build as the tree's, so the next run starts from there.
+cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 || true
+
+echo
+printf '%-9s %8s %7s %9s %6s\n' part planted killed survived rate
+tp=0 tk=0
+for p in $(printf '%s\n' "${!planted[@]}" | sort); do
+  n=${planted[$p]} k=${killed[$p]:-0}
+  tp=$((tp + n)) tk=$((tk + k))
+  printf '%-9s %8d %7d %9d %5d%%\n' "$p" "$n" "$k" $((n - k)) $((100 * k / n))
+done
+[ $tp -gt 0 ] && printf '%-9s %8d %7d %9d %5d%%\n' all "$tp" "$tk" $((tp - tk)) $((100 * tk / tp))
+for s in "${survivors[@]}"; do echo "survived: $s"; done
+for s in "${stale[@]}"; do echo "stale: $s (update tests/mutations.txt)"; done
