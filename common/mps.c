@@ -129,7 +129,7 @@ const msgpack_object *mps_get(const msgpack_object *map, const char *key)
     for (uint32_t i = 0; i < map->via.map.size; i++) {
         const msgpack_object *k = &map->via.map.ptr[i].key;
         if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == len &&
-            memcmp(k->via.str.ptr, key, len) == 0)
+            (len == 0 || memcmp(k->via.str.ptr, key, len) == 0))   /* "" may have no ptr */
             return &map->via.map.ptr[i].val;
     }
     return NULL;
@@ -140,7 +140,8 @@ int mps_get_str(const msgpack_object *map, const char *key, char *buf, size_t si
     const msgpack_object *v = mps_get(map, key);
     if (!v || v->type != MSGPACK_OBJECT_STR || v->via.str.size >= size)
         return -1;
-    memcpy(buf, v->via.str.ptr, v->via.str.size);
+    if (v->via.str.size)
+        memcpy(buf, v->via.str.ptr, v->via.str.size);
     buf[v->via.str.size] = 0;
     if (memchr(buf, 0, v->via.str.size))
         return -1;                  /* an embedded NUL would truncate */

@@ -131,6 +131,7 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         size_t len = strcspn(line, "\r\n");
         if (line[len] == 0 && !feof(f)) {
             snprintf(err, size, "line %d: too long", lineno);
+            ref_record_free(r);
             return -1;
         }
         line[len] = 0;

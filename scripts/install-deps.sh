@@ -8,6 +8,7 @@ packages=(
   libzmq3-dev libmsgpack-dev libsqlite3-dev libcmocka-dev libcivetweb-dev
   valgrind python3 python3-zmq python3-msgpack
   bubblewrap
+  clang libclang-rt-14-dev
 )
 
 # JavaScript bots need node and npm; a machine that has them already (from

@@ -2,10 +2,12 @@
 # scripts/mutate.sh - plants one-line bugs, one at a time, and prints which
 # the tests catch: the kill rate, part by part.
 #
-# Usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--check] [-j N]
+# Usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N]
 #   --list FILE  the mutations (default tests/mutations.txt, whose top says the format)
 #   --part PART  only that part's mutations (engine, referee, sdk, ...)
 #   --name NAME  only that one
+#   --asan       build with AddressSanitizer + UBSan (leaks, overflows): slower, and it
+#                plants too the mutations marked "build: asan", which only it can see
 #   --check      only check that each mutation still applies (its text found once)
 #   -j N         build and test jobs (default: the number of cores)
 #
@@ -21,31 +23,34 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-list=tests/mutations.txt part="" only="" check=0 jobs=$(nproc)
+list=tests/mutations.txt part="" only="" check=0 asan=0 jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case $1 in
     --list) list=$2; shift 2 ;;
     --part) part=$2; shift 2 ;;
     --name) only=$2; shift 2 ;;
     --check) check=1; shift ;;
+    --asan) asan=1; shift ;;
     -j) jobs=$2; shift 2 ;;
-    *) echo "usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--check] [-j N]" >&2
+    *) echo "usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N]" >&2
        exit 2 ;;
   esac
 done
 [ -f "$list" ] || { echo "mutate: no list $list" >&2; exit 2; }
 
 work=$root/build-mutate
-src=$work/src build=$work/build
+src=$work/src build=$work/build cmake_args=(-DCMAKE_BUILD_TYPE=Release)
+if [ $asan = 1 ]; then
+  build=$work/build-asan cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+fi
 mkdir -p "$src" "$build"
-exec 9>"$work/lock"
-flock -n 9 || { echo "mutate: another mutate.sh runs in this tree" >&2; exit 1; }
 
 # The mutations as lines of fields separated by \x1f: name part file from to tests.
 parse() {
-  python3 - "$list" "$part" "$only" <<'EOF'
+  python3 - "$list" "$part" "$only" "$asan" <<'EOF'
 import sys
-path, part, only = sys.argv[1:4]
+path, part, only, asan = sys.argv[1:5]
 keys = ("name", "part", "file", "from", "to", "tests")
 blocks, cur = [], {}
 for lineno, line in enumerate(open(path), 1):
@@ -58,7 +63,7 @@ for lineno, line in enumerate(open(path), 1):
         cur = {}
         continue
     key, sep, value = line.partition(":")
-    if not sep or key.strip() not in keys + ("why",):
+    if not sep or key.strip() not in keys + ("why", "build"):
         sys.exit(f"mutate: {path}:{lineno}: not 'key: value' with a known key: {line}")
     cur[key.strip()] = value.strip()
 if cur:
@@ -71,7 +76,12 @@ for b in blocks:
     if b["name"] in names:
         sys.exit(f"mutate: {path}: two mutations named {b['name']}")
     names.add(b["name"])
+    if b.get("build", "release") not in ("release", "asan"):
+        sys.exit(f"mutate: {path}: mutation {b['name']}: build is release or asan")
     if (part and b["part"] != part) or (only and b["name"] != only):
+        continue
+    if b.get("build") == "asan" and asan != "1":
+        print(f"mutate: {b['name']} needs --asan; not planted", file=sys.stderr)
         continue
     print("\x1f".join(b[k] for k in keys))
 EOF
@@ -131,6 +141,7 @@ for base, dirs, names in os.walk(src):
   fi
 }
 
+[ $check = 1 ] && asan=1           # every mutation must apply
 mapfile -t mutations < <(parse)
 [ ${#mutations[@]} -gt 0 ] || { echo "mutate: no mutation selected" >&2; exit 2; }
 
@@ -146,11 +157,16 @@ if [ $check = 1 ]; then
   exit $bad
 fi
 
-# Puts back the file a mutant changed, whatever ends the run.
+exec 9>"$work/lock"
+flock -n 9 || { echo "mutate: another mutate.sh runs in this tree" >&2; exit 1; }
+
+# Puts back the file a mutant changed, whatever ends the run: the copy
+# made before planting (the tree may have moved on meanwhile), written
+# afresh so the build sees it.
 current=""
 restore() {
   if [ -n "$current" ]; then
-    cp "$root/$current" "$src/$current"
+    cat "$work/original" >"$src/$current"
     current=""
   fi
 }
@@ -159,7 +175,7 @@ trap 'restore; exit 130' INT TERM
 
 sync_tree
 echo "mutate: building a copy of the tree in $build"
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$src" -B "$build" "${cmake_args[@]}" >/dev/null
 cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 ||
   { tail -30 "$work/build.log"; echo "mutate: the tree does not build" >&2; exit 1; }
 
@@ -184,6 +200,7 @@ survivors=() stale=()
 for m in "${mutations[@]}"; do
   IFS=$'\x1f' read -r name mpart file from to tests <<<"$m"
   t0=$SECONDS
+  cp "$src/$file" "$work/original"
   current=$file
   if ! plant "$src/$file" "$from" "$to"; then
     current=""

@@ -27,6 +27,11 @@ run test_arena_seats "$build/tests/arena/test_arena_seats"
 run test_arena_migrate "$build/tests/arena/test_arena_migrate" tests/arena/fixtures/schema1/arena.db
 [ -x "$build/tests/referee/proc/test_ref_cmd" ] && run test_ref_cmd "$build/tests/referee/proc/test_ref_cmd"
 run test_search "$build/tests/agents/test_search"
+corpus=$(dirname "$0")/../tests/fuzz/corpus
+for t in "$build"/tests/fuzz/fuzz_*; do
+  name=$(basename "$t")
+  run "$name" "$t" "$corpus/${name#fuzz_}"
+done
 run referee_match "$build/referee/referee" play --seed 3 --bot "$build/agents/greedy" --bot "$build/agents/random"
 run ismcts_bench "$build/agents/ismcts" --bench --playouts 100
 # A match of every game, its default options, between random bots.
