@@ -19,6 +19,7 @@ for t in "$build"/tests/warchest/test_wc_* "$build"/games/*/tests/test_*; do
   [ -x "$t" ] && run "$(basename "$t")" "$t"
 done
 run test_hidden_messages "$build/tests/protocol/test_hidden_messages"
+run test_roundtrip "$build/tests/protocol/test_roundtrip"
 run test_ratings "$build/ratings/test_ratings"
 for t in test_arena_db test_arena_plan; do
   [ -x "$build/tests/arena/$t" ] && run "$t" "$build/tests/arena/$t"

@@ -248,7 +248,8 @@ typedef struct wc_observation {
     /* The viewer's own hidden zones. */
     uint8_t  hand[WC_NCOINS], bag[WC_NCOINS], discard_down[WC_NCOINS];
     /* The pending follow-up, if any: its unit and hex are public; the
-     * Priest's drawn coin only to its owner. */
+     * Priest's drawn coin (arg) only to its owner; the Footman's arg is
+     * its second hex; other kinds have arg WC_NONE. */
     wc_frame pending;
 } wc_observation;
 

@@ -54,6 +54,8 @@ void wc_observe(const wc_state *s, int seat, wc_observation *o)
         o->pending = s->frames[s->nframes - 1];
         if (o->pending.kind == WC_FRAME_PRIEST && o->pending.seat != seat)
             o->pending.arg = WC_HIDDEN;
+        else if (o->pending.kind != WC_FRAME_PRIEST && o->pending.kind != WC_FRAME_FOOTMAN)
+            o->pending.arg = WC_NONE;       /* only those two kinds use it */
     } else {
         o->pending.kind = WC_NONE;
         o->pending.seat = o->pending.unit = o->pending.hex = o->pending.arg = WC_NONE;

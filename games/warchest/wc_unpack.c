@@ -102,6 +102,8 @@ int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
     memset(o, 0, sizeof *o);
     memset(o->unit_owner, WC_NONE, sizeof o->unit_owner);
     memset(o->hex_unit, WC_NONE, sizeof o->hex_unit);
+    o->winner = WC_NONE;            /* observations are sent while the game is on */
+    o->end_reason = WC_END_NONE;
     int seat = int_of(m, "seat", 0, WC_MAX_SEATS - 1), seats = int_of(m, "seats", 2, 4);
     int round = int_of(m, "round", 0, 65535), limit = int_of(m, "round_limit", 0, 65535);
     int initiative = int_of(m, "initiative", 0, WC_MAX_SEATS - 1);
