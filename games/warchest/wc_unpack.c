@@ -59,9 +59,9 @@ static int decode_board(const msgpack_object *board, wc_observation *o)
     for (uint32_t i = 0; i < board->via.array.size; i++) {
         const msgpack_object *u = &board->via.array.ptr[i];
         int h = hex_of(mps_get(u, "hex")), c = coin_of(mps_get(u, "unit"));
-        int n = int_of(u, "coins", 1, 255);
-        if (h < 0 || c < 0 || c >= WC_NUNITS || n < 0)
-            return -1;
+        int n = int_of(u, "coins", 1, 255), seat = int_of(u, "seat", 0, o->nseats - 1);
+        if (h < 0 || c < 0 || c >= WC_NUNITS || n < 0 || seat < 0 || o->unit_owner[c] != seat)
+            return -1;          /* a unit on the board is one of its seat's */
         o->hex_unit[h] = (uint8_t)c;
         o->hex_coins[h] = (uint8_t)n;
     }
@@ -70,7 +70,7 @@ static int decode_board(const msgpack_object *board, wc_observation *o)
 
 static int decode_players(const msgpack_object *players, wc_observation *o)
 {
-    if (!players || players->type != MSGPACK_OBJECT_ARRAY || players->via.array.size > WC_MAX_SEATS)
+    if (!players || players->type != MSGPACK_OBJECT_ARRAY || players->via.array.size != o->nseats)
         return -1;
     for (uint32_t p = 0; p < players->via.array.size; p++) {
         const msgpack_object *pl = &players->via.array.ptr[p], *units = mps_get(pl, "units");
@@ -109,7 +109,7 @@ int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
     int initiative = int_of(m, "initiative", 0, WC_MAX_SEATS - 1);
     int markers = int_of(m, "markers", 1, 64), turn = int_of(m, "turn", 0, WC_MAX_SEATS - 1);
     if (seat < 0 || seats < 0 || round < 0 || limit < 0 || initiative < 0 || markers < 0 ||
-        turn < 0)
+        turn < 0 || seat >= seats || initiative >= seats || turn >= seats)
         return -1;
     o->seat = (uint8_t)seat;
     o->nseats = (uint8_t)seats;
@@ -118,7 +118,7 @@ int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
     o->initiative = (uint8_t)initiative;
     o->markers = (uint8_t)markers;
     o->turn = (uint8_t)turn;
-    int to_move = int_of(m, "to_move", 0, WC_MAX_SEATS - 1);
+    int to_move = int_of(m, "to_move", 0, seats - 1);
     o->to_move = to_move < 0 ? WC_NONE : (uint8_t)to_move;
     const msgpack_object *claimed = mps_get(m, "initiative_claimed");
     o->claimed = claimed && claimed->type == MSGPACK_OBJECT_BOOLEAN && claimed->via.boolean;
@@ -144,7 +144,7 @@ int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
         if (side->type == MSGPACK_OBJECT_POSITIVE_INTEGER && side->via.u64 < 2)
             o->control[side->via.u64] |= (wc_mask)1 << h;
     }
-    if (decode_board(mps_get(m, "board"), o) < 0 || decode_players(mps_get(m, "players"), o) < 0 ||
+    if (decode_players(mps_get(m, "players"), o) < 0 || decode_board(mps_get(m, "board"), o) < 0 ||
         zone_of(mps_get(m, "hand"), o->hand) < 0 || zone_of(mps_get(m, "bag"), o->bag) < 0 ||
         zone_of(mps_get(m, "facedown"), o->discard_down) < 0)
         return -1;
@@ -160,7 +160,7 @@ int wc_unpack_observation(const msgpack_object *m, wc_observation *o)
     if (pending && pending->type == MSGPACK_OBJECT_MAP) {
         int d = mps_get_str(pending, "decision", text, sizeof text) == 0
                     ? wc_decision_by_name(text) : -1;
-        int ps = int_of(pending, "seat", 0, WC_MAX_SEATS - 1);
+        int ps = int_of(pending, "seat", 0, seats - 1);
         if (d < WC_DECIDE_GUARD || ps < 0)
             return -1;
         o->pending.kind = (uint8_t)(d - 2);
