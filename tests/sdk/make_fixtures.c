@@ -19,6 +19,7 @@
 #include <string.h>
 #include "ref_msg.h"
 #include "wc.h"
+#include "wc_game.h"
 #include "wc_pack.h"
 #include "wct.h"
 
@@ -182,14 +183,12 @@ static void make_all(void)
 {
     nfixtures = 0;
     wc_state s;
-    char options[512];
-    g->options_default(options);
-    assert_null(g->options_set(options, "players", "4"));
-    assert_null(g->options_set(options, "setup", "draft"));
-    assert_null(g->options_set(options, "royal_guard", "revised"));
-    assert_null(g->options_set(options, "round_limit", "40"));
-    char text[256];
-    g->options_format(options, text, sizeof text);
+    char text[256], err[256];
+    game_options *options = game_options_new(g);
+    assert_non_null(options);
+    assert_int_equal(game_options_parse(options, "players=4 setup=draft royal_guard=revised "
+                                        "round_limit=40", err, sizeof err), 0);
+    game_options_format(options, text, sizeof text);
     ref_msg_welcome(fixture_new("welcome-4p"), g, text, 3, 4, 1, clock_a);
 
     position_turn(&s);
@@ -215,6 +214,7 @@ static void make_all(void)
     }
     ref_msg_request(fixture_new("request-draft"), g, &s, g->to_move(&s), 4, legal,
                     g->legal(&s, legal), clock_a);
+    game_options_free(options);
 
     double forfeit[2] = { 1, 0 }, draw[4] = { 0.5, 0.5, 0.5, 0.5 };
     ref_msg_end(fixture_new("end-forfeit"), forfeit, 2, "timeout", 1,
