@@ -484,8 +484,14 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     w->busy = -1;
     p->state[j] = 2;
     p->pending--;
+    arena_job_result_read(m, out);
+    return 1;
+}
+
+void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
+{
     memset(out, 0, sizeof *out);
-    out->id = p->jobs[j].id;
+    mps_get_int(m, "id", &out->id);
     out->error = dup_str(m, "error");
     out->record = dup_str(m, "record");
     read_logs(m, out);
@@ -493,7 +499,6 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     mps_get_int(m, "finished_ms", &out->finished_ms);
     if (!out->error && !out->record)
         out->error = strdup("the worker returned neither a record nor an error");
-    return 1;
 }
 
 int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,

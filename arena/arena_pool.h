@@ -19,6 +19,8 @@
 #include "zauth.h"
 #include "game.h"
 
+struct msgpack_object;
+
 typedef struct arena_pool arena_pool;
 
 typedef struct arena_job {
@@ -80,5 +82,9 @@ const char *arena_pool_listening(const arena_pool *p);
 int  arena_pool_workers(const arena_pool *p);    /* workers that said ready */
 void arena_pool_stop(arena_pool *p);              /* stops and reaps every worker */
 void arena_job_result_free(arena_job_result *r);
+/* A worker's `result` message into *out (free it with arena_job_result_free):
+ * its id, its error or record text, its times; a result with neither says
+ * so in `error`. Untrusted bytes (tests/fuzz/fuzz_worker_result.c). */
+void arena_job_result_read(const struct msgpack_object *m, arena_job_result *out);
 
 #endif

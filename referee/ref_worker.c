@@ -28,6 +28,7 @@
 #include "kv.h"
 #include "mps.h"
 #include "mpw.h"
+#include "ref_job.h"
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -95,85 +96,20 @@ static void send_result(void *sock, msgpack_sbuffer *sb, int64_t id, const char 
     send_sb(sock, sb);
 }
 
-static int get_ms(const msgpack_object *job, const char *key, int64_t *dst)
-{
-    const msgpack_object *time = mps_get(job, "time");
-    int64_t v;
-    if (mps_get_int(time, key, &v) == 0 && v >= 0)
-        *dst = v;
-    return 0;
-}
-
 /* Plays one job. Returns 0, or -1 with `err` when it cannot be run. */
-static int play_job(const msgpack_object *job, ref_sandbox_mode sandbox, const char *log_dir,
+static int play_job(const msgpack_object *map, ref_sandbox_mode sandbox, const char *log_dir,
                     ref_record *rec, const game_api **game, int *nbots, char *err, size_t size)
 {
-    char game_name[32], options_text[GAME_OPTIONS_TEXT_MAX + 1];
-    uint64_t seed;
-    int64_t strikes = 0;
-    const msgpack_object *bots = mps_get(job, "bots");
-    if (mps_get_str(job, "game", game_name, sizeof game_name) < 0 ||
-        mps_get_str(job, "options", options_text, sizeof options_text) < 0 ||
-        mps_get_u64(job, "seed", &seed) < 0 || !bots || bots->type != MSGPACK_OBJECT_ARRAY ||
-        bots->via.array.size < 1 || bots->via.array.size > GAME_MAX_SEATS) {
-        snprintf(err, size, "malformed job");
-        return -1;
-    }
-    const game_api *g = *game = game_find(game_name);
-    if (!g) {
-        snprintf(err, size, "unknown game '%s'", game_name);
-        return -1;
-    }
-    char cmd[GAME_MAX_SEATS][1024], cwd[GAME_MAX_SEATS][512];
-    ref_config c;
-    ref_config_default(&c);
-    c.game = g;
-    c.seed = seed;
-    c.sandbox = sandbox;
-    c.nbots = *nbots = (int)bots->via.array.size;
-    c.log_dir = log_dir;
-    for (int i = 0; i < c.nbots; i++) {
-        const msgpack_object *b = &bots->via.array.ptr[i];
-        if (mps_get_str(b, "cmd", cmd[i], sizeof cmd[i]) < 0) {
-            snprintf(err, size, "malformed job: bot %d has no command", i);
-            return -1;
-        }
-        c.bot_cmd[i] = cmd[i];
-        c.bot_cwd[i] = mps_get_str(b, "cwd", cwd[i], sizeof cwd[i]) == 0 && cwd[i][0]
-                           ? cwd[i] : NULL;
-    }
-    get_ms(job, "move_ms", &c.move_ms);
-    get_ms(job, "bank_ms", &c.bank_ms);
-    get_ms(job, "handshake_ms", &c.handshake_ms);
-    const msgpack_object *time = mps_get(job, "time");
-    char clock[8];
-    int64_t v;
-    if (mps_get_str(time, "clock", clock, sizeof clock) == 0 &&
-        ref_clock_mode_parse(clock, &c.clock_mode) < 0) {
-        snprintf(err, size, "malformed job: clock '%s'", clock);
-        return -1;
-    }
-    if (mps_get_int(time, "ceiling_pct", &v) == 0 && v >= 100 && v <= REF_WALL_CEILING_MAX * 100)
-        c.wall_ceiling = (double)v / 100;
-    if (mps_get_int(time, "ponder", &v) == 0)
-        c.ponder = v != 0;
-    if (mps_get_int(job, "strikes", &strikes) == 0 && strikes >= 0 && strikes < 1000)
-        c.strikes = (int)strikes;
-    int64_t memory_mb;
-    if (mps_get_int(job, "memory_mb", &memory_mb) == 0 && memory_mb >= 0 &&
-        memory_mb < ((int64_t)1 << 40))
-        c.limits.memory_bytes = (uint64_t)memory_mb << 20;
-    game_options *options = game_options_new(g);
-    if (!options) {
-        snprintf(err, size, "out of memory");
-        return -1;
-    }
-    int rc = game_options_parse(options, options_text, err, size);
+    ref_job job;
+    int rc = ref_job_read(map, &job, err, size);
+    *game = job.cfg.game;
+    *nbots = job.cfg.nbots;
     if (rc == 0) {
-        c.options = options;
-        rc = ref_match_play(&c, rec, err, size);
+        job.cfg.sandbox = sandbox;
+        job.cfg.log_dir = log_dir;
+        rc = ref_match_play(&job.cfg, rec, err, size);
     }
-    game_options_free(options);
+    ref_job_free(&job);
     return rc;
 }
 

@@ -1,0 +1,28 @@
+/*
+ * ref_job.h - a job from the arena, read: the worker link's `job` message
+ * (ARCHITECTURE.md, "The worker link") into the ref_config a match needs.
+ *
+ * The bytes come over the network from whoever holds the arena's socket,
+ * so every field is checked here, apart from the socket loop that
+ * receives them and the match that plays them (and fuzzed alone,
+ * tests/fuzz/fuzz_worker_job.c).
+ */
+#ifndef REF_JOB_H
+#define REF_JOB_H
+
+#include <msgpack.h>
+#include "ref_match.h"
+
+typedef struct ref_job {
+    ref_config    cfg;            /* its pointers point into this job */
+    game_options *options;
+    char          cmd[GAME_MAX_SEATS][1024], cwd[GAME_MAX_SEATS][512];
+} ref_job;
+
+/* Reads a job map into *job (the config's defaults first, then what the
+ * job says). 0, or -1 with err; ref_job_free it either way. The job must
+ * not move while its config is used. */
+int  ref_job_read(const msgpack_object *map, ref_job *job, char *err, size_t size);
+void ref_job_free(ref_job *job);
+
+#endif
