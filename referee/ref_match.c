@@ -26,6 +26,7 @@
 #include "ref_dir.h"
 #include "ref_meter.h"
 #include "ref_msg.h"
+#include "ref_reply.h"
 
 /* A dropped connection that comes back this fast, from a live bot, was
  * dropped by ZeroMQ for an oversized message: DEALER sockets reconnect on
@@ -531,14 +532,6 @@ static int next_message(match *m, int64_t until, msgpack_unpacked *msg)
 
 /* ---- handshake ---------------------------------------------------------- */
 
-/* Keeps names and versions to one printable word. */
-static void clean_word(char *w)
-{
-    for (char *p = w; *p; p++)
-        if (*p <= ' ' || *p > '~')
-            *p = '_';
-}
-
 /* Before a valid hello, a message is dropped and remembered: it may come
  * from any process that found the endpoint, not the seat's bot. */
 static void reject(match *m, int i, const char *reason, const char *fmt, ...)
@@ -558,32 +551,20 @@ static void greet(match *m, int i, const msgpack_object *hello)
 {
     seat *s = &m->seats[i];
     ref_record *r = m->rec;
-    char type[16], token[64];
-    int64_t protocol;
+    char why[128];
     if (s->greeted) {
         forfeit(m, i, REF_OUT_OF_TURN, "seat %d: a second hello, or a message before its "
                 "request", i);
         return;
     }
-    if (mps_get_str(hello, "type", type, sizeof type) < 0 || strcmp(type, "hello")) {
-        reject(m, i, REF_MALFORMED, "seat %d: expected hello, got something else", i);
+    const char *bad = ref_hello_read(hello, s->token, r->name[i], sizeof r->name[i],
+                                     r->version[i], sizeof r->version[i], why, sizeof why);
+    if (bad) {
+        reject(m, i, bad, "seat %d: %s", i, why);
         return;
     }
-    if (mps_get_int(hello, "protocol", &protocol) < 0 || protocol != REF_PROTOCOL_VERSION) {
-        reject(m, i, REF_PROTOCOL, "seat %d speaks another protocol version; this referee "
-               "speaks %d", i, REF_PROTOCOL_VERSION);
-        return;
-    }
-    if (mps_get_str(hello, "token", token, sizeof token) < 0 || strcmp(token, s->token)) {
-        reject(m, i, REF_BAD_TOKEN, "seat %d: a hello with a wrong token", i);
-        return;
-    }
-    if (mps_get_str(hello, "name", r->name[i], sizeof r->name[i]) < 0)
+    if (!r->name[i][0])
         snprintf(r->name[i], sizeof r->name[i], "seat%d", i);
-    if (mps_get_str(hello, "version", r->version[i], sizeof r->version[i]) < 0)
-        r->version[i][0] = 0;
-    clean_word(r->name[i]);
-    clean_word(r->version[i]);
     memcpy(s->identity, s->last_identity, s->last_identity_len);
     s->identity_len = s->last_identity_len;
     s->fd = s->last_fd;
@@ -650,81 +631,18 @@ static int strike(match *m, int i, int nlegal, const char *reason, const char *d
     return 0;
 }
 
-static const char *type_name(const msgpack_object *o)
-{
-    switch (o->type) {
-    case MSGPACK_OBJECT_NIL: return "nil";
-    case MSGPACK_OBJECT_BOOLEAN: return "a boolean";
-    case MSGPACK_OBJECT_FLOAT32: case MSGPACK_OBJECT_FLOAT64: return "a float";
-    case MSGPACK_OBJECT_STR: return "a string";
-    case MSGPACK_OBJECT_ARRAY: return "an array";
-    case MSGPACK_OBJECT_MAP: return "a map";
-    default: return "binary data";
-    }
-}
-
-/* Reads a reply's action: by "index" into the list sent, or else by
- * "text", matched exactly against the offered actions' texts (section 6
- * of sdk/PROTOCOL.md). Returns 0 with *out, 1 for an illegal action (why
- * says what), or -1 after a malformed one's forfeit. */
+/* Reads a reply's action (ref_reply.c). Returns 0 with *out, 1 for an
+ * illegal action (why says what), or -1 after a malformed one's forfeit. */
 static int resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
                    char *why, size_t size)
 {
-    const msgpack_object *index = mps_get(reply, "index"), *text = mps_get(reply, "text");
-    if (index && index->type == MSGPACK_OBJECT_NIL)
-        index = NULL;       /* nil counts as absent */
-    if (text && text->type == MSGPACK_OBJECT_NIL)
-        text = NULL;
-    if (index) {
-        if (index->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
-            if (index->via.u64 >= (uint64_t)nlegal) {
-                snprintf(why, size, "index %" PRIu64 " is not one of the %d actions offered",
-                         index->via.u64, nlegal);
-                return 1;
-            }
-            *out = m->legal[index->via.u64];
-            return 0;
-        }
-        if (index->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
-            snprintf(why, size, "index %" PRId64 " is not one of the %d actions offered",
-                     index->via.i64, nlegal);
-            return 1;
-        }
-        forfeit(m, i, REF_MALFORMED, "seat %d's action has an index that is %s, not an "
-                "integer", i, type_name(index));
-        return -1;
-    }
-    if (!text) {
-        forfeit(m, i, REF_MALFORMED, "seat %d's action has neither an index nor a text", i);
-        return -1;
-    }
-    if (text->type != MSGPACK_OBJECT_STR) {
-        forfeit(m, i, REF_MALFORMED, "seat %d's action has a text that is %s, not a string",
-                i, type_name(text));
-        return -1;
-    }
-    uint32_t len = text->via.str.size;
-    char shown[64], mine[128];
-    if (len >= sizeof mine) {
-        snprintf(why, size, "its text is too long to be an action (%" PRIu32 " bytes)", len);
-        return 1;
-    }
-    for (int k = 0; k < nlegal; k++) {
-        m->g->format(m->legal[k], mine, sizeof mine);
-        if (strlen(mine) == len && !memcmp(mine, text->via.str.ptr, len)) {
-            *out = m->legal[k];
-            return 0;
-        }
-    }
-    /* Shown as one printable line, whatever the bot sent. */
-    uint32_t n = len < sizeof shown - 1 ? len : (uint32_t)sizeof shown - 1;
-    for (uint32_t k = 0; k < n; k++) {
-        char c = text->via.str.ptr[k];
-        shown[k] = c >= ' ' && c <= '~' && c != '\'' ? c : '?';
-    }
-    shown[n] = 0;
-    snprintf(why, size, "'%s%s' is not a legal action here", shown, len > n ? "..." : "");
-    return 1;
+    int index;
+    int rc = ref_action_read(reply, m->g, m->legal, nlegal, &index, why, size);
+    if (rc < 0)
+        forfeit(m, i, REF_MALFORMED, "seat %d's action %s", i, why);
+    else if (rc == 0)
+        *out = m->legal[index];
+    return rc;
 }
 
 /* Sends seat i the updates it has not had. They go out in a burst just
