@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "arena_bench.h"
 #include "arena_cmd.h"
+#include "web_cli.h"
 #include "cli.h"
 #include "kv.h"
 #include "arena_db.h"
@@ -588,6 +589,7 @@ static const char usage[] =
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
+    "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
 /* arena keygen PATH: the arena's key pair, or a worker's. */
@@ -663,6 +665,8 @@ int main(int argc, char **argv)
         return cmd_sprt(n, rest);
     if (!strcmp(cmd, "keygen"))
         return cmd_keygen(n, rest);
+    if (!strcmp(cmd, "serve"))
+        return web_serve_main(n, rest, ac_db_path);
     if (!strcmp(cmd, "bench")) {
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
         cli_sibling("../referee/referee", referee, sizeof referee);

@@ -613,7 +613,10 @@ static int set_pragmas(arena_db *db, char *err, size_t size)
     return exec_simple(db, "PRAGMA synchronous = NORMAL", err, size, "cannot set synchronous");
 }
 
-int arena_db_open(arena_db **out, const char *path, int create, char *err, size_t size)
+/* A handle on path with sqlite's `flags`, configured but not yet
+ * inspected: 0, or -1 with err (*out NULL). */
+static int db_connect(arena_db **out, const char *path, int create, int flags, char *err,
+                   size_t size)
 {
     if (!out) {
         adb_err(err, size, "no place for the database handle");
@@ -634,7 +637,6 @@ int arena_db_open(arena_db **out, const char *path, int create, char *err, size_
         adb_err(err, size, "out of memory");
         return -1;
     }
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
         if (!db->h)
             adb_err(err, size, "cannot open %s: out of memory", path);
@@ -643,13 +645,23 @@ int arena_db_open(arena_db **out, const char *path, int create, char *err, size_
         arena_db_close(db);
         return -1;
     }
-    int version;
     if (sqlite3_extended_result_codes(db->h, 1) != SQLITE_OK ||
         sqlite3_busy_timeout(db->h, 5000) != SQLITE_OK) {
         adb_sqlerr(db, err, size, "cannot configure the database");
         arena_db_close(db);
         return -1;
     }
+    *out = db;
+    return 0;
+}
+
+int arena_db_open(arena_db **out, const char *path, int create, char *err, size_t size)
+{
+    arena_db *db;
+    int version;
+    if (db_connect(&db, path, create, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+                err, size) != 0)
+        return -1;
     /* Look before writing anything (WAL mode writes the header). */
     if (inspect(db, path, &version, err, size) != 0 ||
         set_pragmas(db, err, size) != 0 ||
@@ -660,6 +672,32 @@ int arena_db_open(arena_db **out, const char *path, int create, char *err, size_
     *out = db;
     return 0;
 }
+
+int arena_db_open_readonly(arena_db **out, const char *path, char *err, size_t size)
+{
+    arena_db *db;
+    int version;
+    if (db_connect(&db, path, 0, SQLITE_OPEN_READONLY, err, size) != 0)
+        return -1;
+    if (inspect(db, path, &version, err, size) != 0) {
+        arena_db_close(db);
+        return -1;
+    }
+    if (version != LATEST) {
+        adb_err(err, size, "%s has schema %d, not %d: run an arena command on it once to upgrade it",
+                path, version, LATEST);
+        arena_db_close(db);
+        return -1;
+    }
+    if (exec_simple(db, "PRAGMA query_only = 1", err, size, "cannot set query_only") != 0) {
+        arena_db_close(db);
+        return -1;
+    }
+    *out = db;
+    return 0;
+}
+
+sqlite3 *arena_db_sqlite(arena_db *db) { return db->h; }
 
 void arena_db_close(arena_db *db)
 {

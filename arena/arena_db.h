@@ -21,6 +21,7 @@
 #define ARENA_ELO_START 1500.0
 
 typedef struct arena_db arena_db;
+struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
@@ -31,7 +32,15 @@ typedef struct arena_db arena_db;
  * or -1 with a one-line reason ("no database at X", "X is not an arena
  * database", "X was written by a newer arena (schema 7)"). */
 int  arena_db_open(arena_db **db, const char *path, int create, char *err, size_t size);
+/* For readers beside a running arena (the web): opens without ever
+ * writing (read-only, query_only; in WAL a reader never blocks the
+ * writer). Refuses a file of another schema version, since migrating
+ * would write. 0, or -1 with a one-line reason. */
+int  arena_db_open_readonly(arena_db **db, const char *path, char *err, size_t size);
 void arena_db_close(arena_db *db);
+/* The connection, for a read-only view that runs its own queries (the
+ * web's API, web/web_sql.c); every write goes through this library. */
+struct sqlite3 *arena_db_sqlite(arena_db *db);
 int  arena_db_schema_version(arena_db *db);
 
 /* ---- bots ---------------------------------------------------------------- */

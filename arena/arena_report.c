@@ -7,7 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena_report.h"
+#include "jw.h"
 #include "ratings.h"
+
+/* A JSON string: names are checked when bots are added, but a table is
+ * never the place that relies on it. */
+static void put_json_str(FILE *out, const char *s)
+{
+    jw w;
+    jw_init(&w);
+    jw_str(&w, s);
+    fputs(jw_failed(&w) ? "null" : w.buf, out);
+    jw_free(&w);
+}
 
 int arena_report_format(const char *name)
 {
@@ -232,16 +244,20 @@ static void print_rows(const table *t, int format, int *first, FILE *out)
                     r->bt, r->ci, r->r.elo, r->r.games, r->r.wins, r->r.draws, r->r.losses, pct,
                     isnan(r->los) ? "" : los, t->kind.seats, t->kind.game);
         } else if (format == ARENA_JSON) {
-            fprintf(out, "%s\n  {\"players\": %d, \"rank\": %d, \"bot\": \"%s\", \"elo\": %.1f, "
+            fprintf(out, "%s\n  {\"players\": %d, \"rank\": %d, \"bot\": ",
+                    *first ? "" : ",", t->kind.seats, i + 1);
+            put_json_str(out, r->r.name);
+            fprintf(out, ", \"elo\": %.1f, "
                          "\"ci95\": %.1f, \"live_elo\": %.1f, \"games\": %d, \"wins\": %d, "
                          "\"draws\": %d, \"losses\": %d, \"score_pct\": %.1f, \"los_next\": ",
-                    *first ? "" : ",", t->kind.seats, i + 1, r->r.name, r->bt, r->ci, r->r.elo,
-                    r->r.games, r->r.wins, r->r.draws, r->r.losses, pct);
+                    r->bt, r->ci, r->r.elo, r->r.games, r->r.wins, r->r.draws, r->r.losses, pct);
             if (isnan(r->los))
                 fprintf(out, "null");
             else
                 fprintf(out, "%.4f", r->los);
-            fprintf(out, ", \"game\": \"%s\"}", t->kind.game);
+            fprintf(out, ", \"game\": ");
+            put_json_str(out, t->kind.game);
+            fprintf(out, "}");
             *first = 0;
         } else {
             fprintf(out, "%4d  %-20s %+6.0f %5.0f %6.0f %6d  %-13s %5.1f%% %5s\n", i + 1,
@@ -404,10 +420,14 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
                 if (format == ARENA_CSV)
                     fprintf(out, "%s,%s,%d,%d,%d\n", rows[i].r.name, rows[j].r.name, c[0], c[1],
                             c[2]);
-                else
-                    fprintf(out, "%s\n  {\"bot\": \"%s\", \"opponent\": \"%s\", \"wins\": %d, "
-                                 "\"draws\": %d, \"losses\": %d}",
-                            first ? "" : ",", rows[i].r.name, rows[j].r.name, c[0], c[1], c[2]);
+                else {
+                    fprintf(out, "%s\n  {\"bot\": ", first ? "" : ",");
+                    put_json_str(out, rows[i].r.name);
+                    fprintf(out, ", \"opponent\": ");
+                    put_json_str(out, rows[j].r.name);
+                    fprintf(out, ", \"wins\": %d, \"draws\": %d, \"losses\": %d}", c[0], c[1],
+                            c[2]);
+                }
                 first = 0;
             }
         }

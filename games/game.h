@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 struct msgpack_packer;
+struct jw;
 
 typedef uint64_t game_action;
 
@@ -116,6 +117,11 @@ struct game_api {
                           char *reason, size_t reason_size, char *detail, size_t detail_size);
     uint64_t    (*hash)(const void *state);
     int         (*render)(const void *state, char *buf, size_t size);
+    /* The state as JSON for the web's board view (web/assets/games/NAME.js
+     * draws it): seat -1 is the whole truth; a seat writes only what that
+     * seat may know, from the game's own observation. NULL: the viewer
+     * shows `render`'s text instead. */
+    void        (*write_json)(struct jw *w, const void *state, int seat);
 };
 
 /* ---- the registry (registry.c) ------------------------------------------ */

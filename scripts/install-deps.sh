@@ -9,6 +9,7 @@ packages=(
   valgrind python3 python3-zmq python3-msgpack
   bubblewrap
   clang libclang-rt-14-dev
+  chromium
 )
 
 # JavaScript bots need node and npm; a machine that has them already (from
@@ -31,11 +32,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The JavaScript SDK's packages, exactly as locked; again only when the
-# lock file is newer than what is installed.
+# npm packages, exactly as locked, again only when the lock file is newer
+# than what is installed: the JavaScript SDK's, and the web's (uPlot, built
+# into `arena serve`; playwright-core, which drives chromium in the tests).
 cd "$(dirname "$0")/.."
-if [ ! -f sdk/js/node_modules/.package-lock.json ] ||
-   [ sdk/js/package-lock.json -nt sdk/js/node_modules/.package-lock.json ]; then
-  echo "install-deps: npm ci in sdk/js"
-  npm ci --prefix sdk/js --no-audit --no-fund >/dev/null
-fi
+for dir in sdk/js web; do
+  if [ ! -f $dir/node_modules/.package-lock.json ] ||
+     [ $dir/package-lock.json -nt $dir/node_modules/.package-lock.json ]; then
+    echo "install-deps: npm ci in $dir"
+    npm ci --prefix $dir --no-audit --no-fund >/dev/null
+  fi
+done

@@ -40,4 +40,14 @@ for game in $("$build/referee/referee" games | awk '{print $1}'); do
   run "referee_$game" "$build/referee/referee" play --game "$game" --seed 3 \
       --bot "$build/agents/random" --bot "$build/agents/random"
 done
+run test_jw "$build/tests/web/test_jw"
+# The web server under valgrind while the HTTP tests hit every route.
+if WEB_SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+   tests/web/test_web.sh "$build/arena/arena" "$build/referee/referee" "$build/agents/random" \
+   "$build/agents/greedy" "$build/tests/web/screenshots" http >/tmp/valgrind-web.log 2>&1; then
+  echo "valgrind: arena serve clean"
+else
+  echo "valgrind: arena serve FAILED (see /tmp/valgrind-web.log)"; tail -30 /tmp/valgrind-web.log
+  fail=1
+fi
 exit $fail

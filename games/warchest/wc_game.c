@@ -197,6 +197,7 @@ static int result(const void *state, double score[GAME_MAX_SEATS], char *reason,
 
 static uint64_t hash(const void *state) { return wc_hash(state); }
 static int render(const void *state, char *buf, size_t size) { return wc_render(state, buf, size); }
+static void write_json(struct jw *w, const void *state, int seat) { wc_write_json(w, state, seat); }
 
 
 const game_api game_warchest = {
@@ -221,4 +222,5 @@ const game_api game_warchest = {
     .result = result,
     .hash = hash,
     .render = render,
+    .write_json = write_json,
 };

@@ -12,6 +12,7 @@
 #include "wc.h"
 
 struct msgpack_object;
+struct jw;
 
 void wc_pack_action(struct msgpack_packer *pk, game_action action);
 void wc_pack_observation(struct msgpack_packer *pk, const void *state, int seat);
@@ -22,5 +23,9 @@ int  wc_unpack_observation(const struct msgpack_object *map, wc_observation *out
 int  wc_unpack_observation_bytes(const char *data, size_t size, wc_observation *out);
 /* An action map, by its notation ("text"): 0 or -1. */
 int  wc_unpack_action(const struct msgpack_object *map, wc_action *out);
+
+/* The state as JSON for the web's board view, whole (seat -1) or as one
+ * seat may know it (wc_json.c). */
+void wc_write_json(struct jw *w, const wc_state *s, int seat);
 
 #endif

@@ -1,0 +1,205 @@
+/*
+ * jw.c - JSON writing (jw.h): a buffer that grows, commas by depth, and
+ * strings escaped byte by byte with UTF-8 checked.
+ */
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "jw.h"
+
+void jw_init(jw *w)
+{
+    memset(w, 0, sizeof *w);
+    w->first[0] = 1;
+}
+
+void jw_free(jw *w)
+{
+    free(w->buf);
+    jw_init(w);
+}
+
+void jw_reset(jw *w)
+{
+    char *buf = w->buf;
+    size_t cap = w->cap;
+    jw_init(w);
+    w->buf = buf;
+    w->cap = cap;
+    if (buf)
+        buf[0] = 0;
+}
+
+int jw_failed(const jw *w) { return w->failed; }
+
+static int reserve(jw *w, size_t n)
+{
+    if (w->failed)
+        return -1;
+    if (w->len + n + 1 <= w->cap)
+        return 0;
+    size_t cap = w->cap ? w->cap : 256;
+    while (cap < w->len + n + 1)
+        cap *= 2;
+    char *b = realloc(w->buf, cap);
+    if (!b) {
+        w->failed = 1;
+        return -1;
+    }
+    w->buf = b;
+    w->cap = cap;
+    return 0;
+}
+
+static void put(jw *w, const char *s, size_t n)
+{
+    if (reserve(w, n) < 0)
+        return;
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    w->buf[w->len] = 0;
+}
+
+/* Before any value: the comma when a sibling came before it. */
+static void value_start(jw *w)
+{
+    if (w->after_key) {
+        w->after_key = 0;
+        return;
+    }
+    if (!w->first[w->depth])
+        put(w, ",", 1);
+    w->first[w->depth] = 0;
+}
+
+static void begin(jw *w, char c)
+{
+    value_start(w);
+    put(w, &c, 1);
+    assert(w->depth + 1 < JW_DEPTH);
+    w->first[++w->depth] = 1;
+}
+
+static void end(jw *w, char c)
+{
+    assert(w->depth > 0 && !w->after_key);
+    w->depth--;
+    put(w, &c, 1);
+}
+
+void jw_obj(jw *w) { begin(w, '{'); }
+void jw_obj_end(jw *w) { end(w, '}'); }
+void jw_arr(jw *w) { begin(w, '['); }
+void jw_arr_end(jw *w) { end(w, ']'); }
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
+               : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    uint32_t cp = len == 1 ? s[0] : len == 2 ? s[0] & 0x1Fu : len == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static void escaped(jw *w, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    put(w, "\"", 1);
+    for (size_t i = 0; i < n && !w->failed;) {
+        unsigned char c = p[i];
+        size_t len = utf8_len(p + i, n - i);
+        char esc[8];
+        if (len == 0) {
+            put(w, "\\ufffd", 6);
+            i++;
+        } else if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            put(w, esc, 2);
+            i++;
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            put(w, esc, 6);
+            i++;
+        } else if (len == 3 && c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
+            put(w, p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+            i += 3;
+        } else {
+            put(w, s + i, len);
+            i += len;
+        }
+    }
+    put(w, "\"", 1);
+}
+
+void jw_key(jw *w, const char *key)
+{
+    assert(!w->after_key);
+    value_start(w);
+    escaped(w, key, strlen(key));
+    put(w, ":", 1);
+    w->after_key = 1;
+}
+
+void jw_strn(jw *w, const char *s, size_t n)
+{
+    value_start(w);
+    escaped(w, s, n);
+}
+
+void jw_str(jw *w, const char *s)
+{
+    if (!s)
+        jw_null(w);
+    else
+        jw_strn(w, s, strlen(s));
+}
+
+void jw_int(jw *w, int64_t v)
+{
+    char b[24];
+    value_start(w);
+    put(w, b, (size_t)snprintf(b, sizeof b, "%" PRId64, v));
+}
+
+void jw_num(jw *w, double v)
+{
+    if (!isfinite(v)) {
+        jw_null(w);
+        return;
+    }
+    char b[32];
+    value_start(w);
+    put(w, b, (size_t)snprintf(b, sizeof b, "%.10g", v));
+}
+
+void jw_bool(jw *w, int v)
+{
+    value_start(w);
+    put(w, v ? "true" : "false", v ? 4 : 5);
+}
+
+void jw_null(jw *w)
+{
+    value_start(w);
+    put(w, "null", 4);
+}
+
+void jw_raw(jw *w, const char *json, size_t n)
+{
+    value_start(w);
+    put(w, json, n);
+}

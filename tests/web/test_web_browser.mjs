@@ -1,0 +1,162 @@
+// test_web_browser.mjs - the pages in a real browser (Debian's chromium,
+// driven by playwright-core): the leaderboard lists the tournament's bots,
+// a bot page draws its plot, the replay viewer steps with the keyboard and
+// draws what `referee show` prints at three decisions, the seat view hides
+// the other seat's hand, and a hostile bot name is shown as text. Saves a
+// screenshot of every page into SHOTS.
+//   node test_web_browser.mjs BASE_URL SHOW_TXT SHOTS_DIR NODE_MODULES
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const [base, showFile, shots, modules] = process.argv.slice(2);
+const { chromium } = createRequire(path.join(modules, 'x.js'))('playwright-core');
+const EVIL = '<script>alert(1)</script>';
+const CODES = { archer: 'AR', berserker: 'BE', cavalry: 'CA', crossbowman: 'CR', ensign: 'EN',
+  footman: 'FO', knight: 'KN', lancer: 'LA', light_cavalry: 'LC', marshall: 'MA', mercenary: 'ME',
+  pikeman: 'PI', royal_guard: 'RG', scout: 'SC', swordsman: 'SW', warrior_priest: 'WP' };
+
+// `referee show`: the board after each decision, as {hex: "AR2A"-like cell}.
+function boardsFromShow(text) {
+  const lines = text.split('\n'), boards = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^round \d+/.test(lines[i])) continue;
+    const cells = {};
+    for (let y = 0; y <= 12; y++) {
+      const line = lines[i + 1 + y];
+      for (const m of line.matchAll(/\S+/g)) {
+        const q = m.index / 4 - 5, r = (y - q - 6) / 2;
+        const name = String.fromCharCode(97 + q + 5) + (r + 4);
+        const tok = m[0];
+        if (/^[a-k][1-7]/.test(tok)) cells[name] = { unit: '', control: tok.slice(2) };
+        else cells[name] = { unit: tok.slice(0, 2).toUpperCase(), side: tok[0] === tok[0].toUpperCase() ? 0 : 1,
+          coins: Number(tok[2]), control: tok.slice(3) };
+      }
+    }
+    boards.push(cells);
+  }
+  return boards;
+}
+async function boardFromPage(page) {
+  return page.$$eval('#wc-board g.hex', gs => gs.map(g => ({ hex: g.dataset.hex, unit: g.dataset.unit,
+    side: g.dataset.side, coins: g.dataset.coins, control: g.dataset.control }))).then(list => {
+    const cells = {};
+    for (const h of list) {
+      const control = h.control === 'neutral' ? '*' : h.control === '0' ? 'A' : h.control === '1' ? 'B' : '';
+      cells[h.hex] = h.unit ? { unit: CODES[h.unit], side: Number(h.side), coins: Math.min(9, Number(h.coins)), control }
+                            : { unit: '', control };
+    }
+    return cells;
+  });
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+let failures = 0;
+const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+const dialogs = [], errors = [];
+page.on('dialog', d => { dialogs.push(d.message()); d.dismiss(); });
+page.on('pageerror', e => errors.push(String(e)));
+page.on('console', m => { if (m.type() === 'error') errors.push(m.text()); });
+async function test(name, fn) {
+  try { await fn(); console.log('ok   ' + name); }
+  catch (e) { failures++; console.log('FAIL ' + name + '\n     ' + (e.stack || e)); }
+}
+const shot = name => page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
+
+await test('leaderboard lists the bots of the tournament', async () => {
+  await page.goto(base + '/');
+  await page.waitForSelector('table.standings tbody tr');
+  const names = await page.$$eval('table.standings tbody tr td:nth-child(2) a', as => as.map(a => a.textContent));
+  assert.deepEqual([...names].sort(), [EVIL, 'greedy', 'random'].sort());
+  await page.waitForSelector('table.heat');
+  await shot('leaderboard');
+});
+await test('a bot named <script>alert(1)</script> is shown as text', async () => {
+  const link = page.locator('table.standings a', { hasText: EVIL });
+  assert.equal(await link.count(), 1);
+  assert.equal(await link.textContent(), EVIL);
+  await link.click();
+  await page.waitForSelector('h1');
+  assert.ok((await page.textContent('h1')).includes(EVIL));
+  await page.waitForSelector('#plot canvas');
+  await shot('bot-hostile-name');
+  assert.deepEqual(dialogs, [], 'no script ran');
+});
+await test('a bot page shows its rating plot', async () => {
+  await page.goto(base + '/bot?name=greedy');
+  await page.waitForSelector('#plot .uplot canvas');
+  const box = await page.locator('#plot canvas').first().boundingBox();
+  assert.ok(box.width > 300 && box.height > 200, JSON.stringify(box));
+  assert.ok(await page.locator('#plot .u-legend').count() === 1);
+  await shot('bot');
+});
+await test('match list', async () => {
+  await page.goto(base + '/matches?bot=greedy');
+  await page.waitForSelector('table.matches tbody tr');
+  assert.equal(await page.locator('table.matches tbody tr').count(), 4);
+  await shot('matches');
+});
+await test('the replay steps with the keyboard and matches `referee show`', async () => {
+  const boards = boardsFromShow(fs.readFileSync(showFile, 'utf8'));
+  await page.goto(base + '/match?id=1');
+  await page.waitForSelector('#wc-board');
+  const last = boards.length - 1;
+  const counter = () => page.textContent('#counter');
+  assert.equal(await counter(), `0 / ${last}`);
+  assert.deepEqual(await boardFromPage(page), boards[0]);
+  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await counter(), `12 / ${last}`);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await counter(), `11 / ${last}`);
+  assert.deepEqual(await boardFromPage(page), boards[11]);
+  const mid = Math.floor(last / 2);
+  await page.click(`#actions tr[data-step="${mid}"]`);
+  assert.equal(await counter(), `${mid} / ${last}`);
+  assert.deepEqual(await boardFromPage(page), boards[mid]);
+  await shot('replay');
+  await page.keyboard.press('End');
+  assert.equal(await counter(), `${last} / ${last}`);
+  assert.deepEqual(await boardFromPage(page), boards[last]);
+  await page.keyboard.press('Home');
+  assert.equal(await counter(), `0 / ${last}`);
+  await page.keyboard.press(' ');            // play
+  await page.waitForFunction(() => !document.getElementById('counter').textContent.startsWith('0 /'));
+  await page.keyboard.press(' ');            // pause
+  const stopped = await counter();
+  await page.waitForTimeout(700);
+  assert.equal(await counter(), stopped);
+});
+await test('the seat view hides the other seat\'s hand', async () => {
+  await page.goto(base + '/match?id=1&step=9');
+  await page.waitForSelector('#wc-board');
+  const full = await page.$$eval('.seatcard [data-zone="hand"] .hidden', x => x.length);
+  assert.equal(full, 0);
+  await page.click('#views button[data-view="0"]');
+  await page.waitForSelector('#views button[data-view="0"].on');
+  await page.waitForSelector('.seatcard[data-seat="1"] [data-zone="hand"] .hidden');
+  assert.match(await page.textContent('.seatcard[data-seat="1"] [data-zone="hand"]'), /hidden/);
+  assert.match(await page.textContent('.seatcard[data-seat="1"] [data-zone="bag"]'), /hidden/);
+  assert.equal(await page.locator('.seatcard[data-seat="0"] [data-zone="hand"] .hidden').count(), 0);
+  await shot('replay-seat0');
+  await page.keyboard.press('1');
+  await page.waitForSelector('#views button[data-view="1"].on');
+  await page.waitForSelector('.seatcard[data-seat="0"] [data-zone="hand"] .hidden');
+  assert.equal(await page.locator('.seatcard[data-seat="1"] [data-zone="hand"] .hidden').count(), 0);
+});
+await test('live page', async () => {
+  await page.goto(base + '/live');
+  await page.waitForSelector('table.matches tbody tr');
+  await shot('live');
+});
+await test('no script errors, no dialogs', async () => {
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(errors.filter(e => !/favicon/.test(e)), []);
+});
+await browser.close();
+if (failures) { console.log(`${failures} failed`); process.exit(1); }
+console.log('all passed');

@@ -1,0 +1,182 @@
+// test_web_http.mjs - every API route of `arena serve` over real HTTP, good
+// input and bad: each answers JSON with the documented fields, bad input is
+// a 4xx naming the problem, never a 5xx, and the server still answers after.
+//   node test_web_http.mjs BASE_URL
+import assert from 'node:assert/strict';
+import net from 'node:net';
+
+const base = process.argv[2];
+let failures = 0;
+async function test(name, fn) {
+  try { await fn(); console.log('ok   ' + name); }
+  catch (e) { failures++; console.log('FAIL ' + name + '\n     ' + (e.stack || e)); }
+}
+async function get(path, init) {
+  const res = await fetch(base + path, init);
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* pages are HTML */ }
+  return { status: res.status, headers: res.headers, text, json };
+}
+async function bad(path, status) {
+  const r = await get(path);
+  assert.equal(r.status, status, `${path}: ${r.status} ${r.text.slice(0, 200)}`);
+  assert.ok(r.json && typeof r.json.error === 'string' && r.json.error.length, `${path}: an error message`);
+  return r.json.error;
+}
+// A raw request, for what fetch refuses to send.
+function raw(request) {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = net.connect(Number(url.port), url.hostname, () => s.end(request));
+    let out = '';
+    s.on('data', d => { out += d; });
+    s.on('end', () => resolve(out));
+    s.on('error', reject);
+    s.setTimeout(10000, () => { s.destroy(); resolve(out); });
+  });
+}
+
+await test('standings: rows of the tournament, bots with status', async () => {
+  const r = await get('/api/standings?game=warchest&players=2');
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get('content-type'), 'application/json');
+  const names = r.json.standings.map(x => x.bot).sort();
+  assert.deepEqual(names, ['<script>alert(1)</script>', 'greedy', 'random']);
+  for (const row of r.json.standings)
+    for (const k of ['rank', 'elo', 'ci95', 'live_elo', 'games', 'wins', 'draws', 'losses', 'score_pct'])
+      assert.equal(typeof row[k], 'number', k);
+  assert.ok(r.json.bots.every(b => b.status && 'last_active_ms' in b));
+});
+await test('crosstable: pairs of the same bots', async () => {
+  const r = await get('/api/crosstable?game=warchest');
+  assert.equal(r.status, 200);
+  assert.equal(r.json.crosstable.length, 6);
+  const c = r.json.crosstable[0];
+  assert.equal(c.wins + c.draws + c.losses, 2);
+});
+await test('games: the kind and the tournament', async () => {
+  const r = await get('/api/games');
+  assert.deepEqual(r.json.kinds, [{ game: 'warchest', players: 2 }]);
+  assert.equal(r.json.tournaments.length, 1);
+  assert.equal(r.json.tournaments[0].planned, 6);
+});
+await test('matches: pages through every match with the cursor, newest first', async () => {
+  const seen = [];
+  let next = '';
+  for (let pages = 0; pages < 10; pages++) {
+    const r = await get('/api/matches?limit=4' + next);
+    assert.equal(r.status, 200);
+    seen.push(...r.json.matches.map(m => m.id));
+    if (r.json.next === null) break;
+    next = '&before=' + r.json.next;
+  }
+  assert.deepEqual(seen, [6, 5, 4, 3, 2, 1]);
+});
+await test('matches: filters by bot, result, reason, tournament, game', async () => {
+  const all = (await get('/api/matches?bot=greedy')).json.matches;
+  assert.equal(all.length, 4);
+  assert.ok(all.every(m => m.seats.some(s => s.bot === 'greedy')));
+  const won = (await get('/api/matches?bot=greedy&result=win')).json.matches;
+  assert.ok(won.every(m => m.seats.find(s => s.bot === 'greedy').score === 1));
+  const lost = (await get('/api/matches?bot=greedy&result=loss')).json.matches;
+  assert.equal(won.length + lost.length + (await get('/api/matches?bot=greedy&result=draw')).json.matches.length, 4);
+  assert.equal((await get('/api/matches?reason=nothing-like-it')).json.matches.length, 0);
+  assert.equal((await get('/api/matches?tournament=1&game=warchest&players=2')).json.matches.length, 6);
+  assert.equal((await get('/api/matches?tournament=2')).json.matches.length, 0);
+});
+await test('match: the replay data, and a seat view without the other hand', async () => {
+  const r = await get('/api/matches/1');
+  assert.equal(r.status, 200);
+  const m = r.json;
+  assert.equal(m.states.length, m.decisions.length + 1);
+  assert.ok(m.decisions.every(d => typeof d.ms === 'number' && typeof d.action === 'string'));
+  assert.ok(m.states.every(s => s.seats.every(z => z.hand !== null && z.bag !== null)));
+  const v = (await get('/api/matches/1?view=0')).json;
+  assert.equal(v.view, 0);
+  assert.ok(v.states.every(s => s.seats[1].hand === null && s.seats[1].bag === null &&
+    s.seats[1].facedown === null && s.seats[0].hand !== null));
+  // the other seat's face-down coins stay face down in the action list
+  const hidden = v.decisions.filter((d, i) => d.seat === 1 && d.action !== m.decisions[i].action);
+  assert.ok(hidden.every(d => d.action.includes('?')));
+  assert.ok(!JSON.stringify(v.states).includes('"hand":{"') ||
+    v.states.every(s => s.seats[1].hand === null));
+});
+await test('bot: history, opponents, recent, forfeits', async () => {
+  const r = await get('/api/bots/greedy');
+  assert.equal(r.status, 200);
+  assert.equal(r.json.history.length, 4);
+  assert.equal(r.json.recent.matches.length, 4);
+  assert.ok(Array.isArray(r.json.forfeits));
+  assert.equal(r.json.opponents.length, 2);
+  const x = await get('/api/bots/' + encodeURIComponent('<script>alert(1)</script>'));
+  assert.equal(x.status, 200);
+  assert.ok(!x.text.includes('<script>'), 'names are escaped in JSON');
+});
+await test('live: rates, running tournaments, recent matches', async () => {
+  const r = await get('/api/live');
+  assert.equal(r.status, 200);
+  assert.ok(r.json.per_minute >= 0 && Array.isArray(r.json.running));
+  assert.equal(r.json.recent.matches.length, 6);
+});
+await test('pages and assets: served with a strict CSP', async () => {
+  for (const p of ['/', '/bot?name=greedy', '/matches', '/match?id=1', '/live', '/static/app.js',
+    '/static/uPlot.min.js', '/static/games/warchest.js', '/static/style.css']) {
+    const r = await get(p);
+    assert.equal(r.status, 200, p);
+    const csp = r.headers.get('content-security-policy');
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    assert.doesNotMatch(csp, /unsafe/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+  }
+});
+await test('bad input: 4xx with a reason, never 5xx', async () => {
+  await bad('/api/matches?limit=0', 400);
+  await bad('/api/matches?limit=201', 400);
+  await bad('/api/matches?limit=abc', 400);
+  await bad('/api/matches?before=-1', 400);
+  await bad('/api/matches?before=99999999999999999999999', 400);
+  await bad('/api/matches?players=1', 400);
+  await bad('/api/matches?game=chess', 400);
+  await bad('/api/matches?result=win', 400);          // whose win?
+  await bad('/api/matches?bot=greedy&result=maybe', 400);
+  await bad('/api/matches?bot=nobody', 404);
+  await bad('/api/matches?unknown=1', 400);
+  await bad('/api/matches?limit=1&limit=2', 400);
+  await bad('/api/matches?bot=%00', 400);
+  await bad('/api/matches?bot=%ZZ%', 400);
+  await bad('/api/matches?bot=' + 'x'.repeat(300), 400);
+  await bad('/api/matches?' + 'a=1&'.repeat(600), 414);
+  await bad('/api/matches/0', 400);
+  await bad('/api/matches/abc', 400);
+  await bad('/api/matches/1e3', 400);
+  await bad('/api/matches/999999', 404);
+  await bad('/api/matches/1?view=2', 400);
+  await bad('/api/matches/1?view=-1', 400);
+  await bad('/api/bots/nobody', 404);
+  await bad('/api/bots/' + 'y'.repeat(500), 400);
+  await bad('/api/standings?players=x', 400);
+  await bad('/api/standings?tournament=0', 400);
+  await bad('/api/crosstable?game=%3Cscript%3E', 400);
+  await bad('/api/nothing', 404);
+  await bad('/no/such/page', 404);
+  await bad('/static/../../etc/passwd', 404);
+  const post = await get('/api/standings', { method: 'POST', body: 'x' });
+  assert.equal(post.status, 405);
+  for (const m of ['PUT', 'DELETE', 'PATCH'])
+    assert.equal((await get('/api/live', { method: m })).status, 405, m);
+  // malformed and huge requests, below what fetch would send
+  const huge = await raw('GET /api/matches?bot=' + 'z'.repeat(100000) + ' HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.match(huge, /^HTTP\/1\.[01] 4\d\d/);
+  const junk = await raw('\x00\x01garbage\r\n\r\n');
+  assert.ok(junk === '' || /^HTTP\/1\.[01] 4\d\d/.test(junk), junk.slice(0, 80));
+  const head = await get('/api/live', { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.text, '');
+  // still alive
+  assert.equal((await get('/api/live')).status, 200);
+});
+
+if (failures) { console.log(`${failures} failed`); process.exit(1); }
+console.log('all passed');

@@ -1,0 +1,103 @@
+/*
+ * bot.js - a bot's page (/bot?name=NAME): its ratings, the rating history
+ * plotted with uPlot (the live Elo match by match; the Bradley-Terry rating
+ * with its 95% band, from the ladder's refreshed fits when the database
+ * has them, else the current fit's band), results by opponent, recent
+ * matches, forfeits with their reasons, and matches whose logs are kept.
+ * Data: /api/bots/NAME and /api/standings.
+ */
+'use strict';
+(async () => {
+  const { api, el, param, botLink, matchLink, fixed, ago, matchesTable } = Arena;
+  Arena.header('');
+  const main = document.getElementById('main');
+  const name = param('name');
+  try {
+    if (!name) throw new Error('no bot named in the address (/bot?name=NAME)');
+    const bot = await api('/api/bots/' + encodeURIComponent(name));
+    const standings = await api('/api/standings').catch(() => ({ standings: [], bots: [] }));
+    const rows = standings.standings.filter(r => r.bot === name);
+    const info = standings.bots.filter(b => b.name === name);
+    const me = info.find(b => b.id === bot.id) || {};
+    document.title = name + ' · Arena';
+    const card = (label, value, sub) => el('div', { class: 'card' }, el('div', { class: 'label' }, label),
+      el('div', { class: 'value' }, value), sub ? el('div', { class: 'muted' }, sub) : null);
+    const best = rows[0];
+    main.replaceChildren(
+      el('h1', {}, name, me.version ? el('span', { class: 'muted' }, ' ' + me.version) : null, ' ',
+        el('span', { class: 'status ' + (me.status || 'active') }, me.status || 'active')),
+      me.status_reason ? el('p', { class: 'muted' }, me.status_reason) : '',
+      el('div', { class: 'cards' },
+        best ? card('Rating', fixed(best.elo, 0), `±${fixed(best.ci95, 0)} (95%), rank ${best.rank}, ${best.game} ${best.players}p`) : null,
+        card('Live Elo', fixed(bot.live_elo, 0)),
+        card('Games', bot.games),
+        best ? card('W-D-L', `${best.wins}-${best.draws}-${best.losses}`, fixed(best.score_pct, 1) + '%') : null,
+        card('Last active', ago(me.last_active_ms))),
+      info.length > 1 ? el('p', {}, 'Versions: ', info.map((b, i) => [i ? ', ' : '',
+        `${b.version || '(no version)'} #${b.id} ${b.status}`])) : '',
+      el('h2', {}, 'Rating history'),
+      el('div', { class: 'plot', id: 'plot' }),
+      el('div', { class: 'two' },
+        el('div', {}, el('h2', {}, 'Results by opponent'), opponents(bot.opponents)),
+        el('div', {}, el('h2', {}, 'Forfeits'), forfeits(bot.forfeits || []),
+          bot.logs && bot.logs.length ? [el('h2', {}, 'Logs kept'), logs(bot.logs)] : null)),
+      el('h2', {}, 'Recent matches'),
+      bot.recent.matches.length ? matchesTable(bot.recent.matches, name) : el('p', { class: 'muted' }, 'None yet.'),
+      el('p', {}, el('a', { href: '/matches?bot=' + encodeURIComponent(name) }, 'All matches of ' + name + ' →')));
+    plot(document.getElementById('plot'), bot, best);
+  } catch (e) { Arena.fail(main, e); }
+
+  function opponents(list) {
+    if (!list.length) return el('p', { class: 'muted' }, 'No games yet.');
+    return el('table', {}, el('thead', {}, el('tr', {}, ['Opponent', 'W', 'D', 'L', 'Score']
+      .map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
+    el('tbody', {}, list.map(([oname, , w, d, l]) => el('tr', {}, el('td', {}, botLink(oname)),
+      el('td', { class: 'num' }, w), el('td', { class: 'num' }, d), el('td', { class: 'num' }, l),
+      el('td', { class: 'num' }, fixed(100 * (w + d / 2) / (w + d + l), 1) + '%')))));
+  }
+  function forfeits(list) {
+    if (!list.length) return el('p', { class: 'muted' }, 'None.');
+    return el('table', {}, el('thead', {}, el('tr', {}, ['Match', 'When', 'Reason', 'Detail'].map(h => el('th', {}, h)))),
+      el('tbody', {}, list.map(([id, at, reason, detail]) => el('tr', {}, el('td', {}, matchLink(id)),
+        el('td', { class: 'muted' }, ago(at)), el('td', {}, reason), el('td', { class: 'detail' }, detail)))));
+  }
+  function logs(list) {
+    return el('ul', {}, list.map(([id, seat, bytes]) => el('li', {}, matchLink(id),
+      ` seat ${seat}, ${bytes} bytes`)));
+  }
+
+  // uPlot: x in seconds. The band is filled between two hidden series.
+  function plot(box, bot, best) {
+    const h = bot.history;
+    if (!h.length) { box.append(el('p', { class: 'muted' }, 'No rated games yet.')); return; }
+    const xs = h.map(p => p[0] / 1000), live = h.map(p => p[1]);
+    let fitMid, fitLo, fitHi, label;
+    if (bot.fits && bot.fits.length) {
+      // the ladder's fits, stepped onto the match times
+      let k = -1;
+      const at = x => { while (k + 1 < bot.fits.length && bot.fits[k + 1][0] / 1000 <= x) k++; return k; };
+      const f = xs.map(x => bot.fits[at(x)]);
+      fitMid = f.map(p => p ? p[1] : null); fitLo = f.map(p => p ? p[1] - p[2] : null);
+      fitHi = f.map(p => p ? p[1] + p[2] : null); label = 'Bradley–Terry (fits)';
+    } else if (best) {
+      fitMid = xs.map(() => best.elo); fitLo = xs.map(() => best.elo - best.ci95);
+      fitHi = xs.map(() => best.elo + best.ci95); label = 'Bradley–Terry now';
+    }
+    // two scales: the live Elo starts at 1500, the fit is centred on 0
+    const data = [xs, live], series = [{}, { label: 'Live Elo', scale: 'elo', stroke: '#2563eb', width: 2 }];
+    const axes = [{}, { scale: 'elo', label: 'live Elo', stroke: '#2563eb' }];
+    if (fitMid) {
+      data.push(fitLo, fitHi, fitMid);
+      series.push({ label: '95% low', scale: 'bt', stroke: 'rgba(245,158,11,0.5)', width: 1 },
+        { label: '95% high', scale: 'bt', stroke: 'rgba(245,158,11,0.5)', width: 1 },
+        { label, scale: 'bt', stroke: '#b45309', width: 1.5, dash: [6, 4] });
+      axes.push({ scale: 'bt', side: 1, label: 'Bradley–Terry', stroke: '#b45309', grid: { show: false } });
+    }
+    const opts = {
+      width: Math.max(360, box.clientWidth - 20), height: 280, series, axes,
+      bands: fitMid ? [{ series: [3, 2], fill: 'rgba(245,158,11,0.16)' }] : [],
+      scales: { x: { time: true } },
+    };
+    new uPlot(opts, data, box);
+  }
+})();

@@ -1,0 +1,104 @@
+/*
+ * leaderboard.js - the leaderboard (/): standings per kind of match (a game
+ * and its number of seats), for all matches or one tournament, then the
+ * crosstable as a heat map. Data: /api/games, /api/standings, /api/crosstable.
+ */
+'use strict';
+(async () => {
+  const { api, el, param, botLink, fixed, ago } = Arena;
+  Arena.header('/');
+  const main = document.getElementById('main');
+  try {
+    const games = await api('/api/games');
+    const tournament = param('tournament') || '';
+    const kinds = games.kinds;
+    let kind = param('kind') || (kinds.length ? `${kinds[0].game}:${kinds[0].players}` : '');
+    const [game, players] = kind.split(':');
+    const q = new URLSearchParams();
+    if (game) q.set('game', game);
+    if (players) q.set('players', players);
+    if (tournament) q.set('tournament', tournament);
+    const data = await api('/api/standings?' + q);
+
+    const pick = (name, value, options) => el('select', {
+      name, onchange: e => { const u = new URLSearchParams(location.search);
+        u.set(name, e.target.value); location.search = u; } },
+      options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
+    const toolbar = el('div', { class: 'toolbar' },
+      el('label', {}, 'Kind', pick('kind', kind, kinds.map(k =>
+        [`${k.game}:${k.players}`, `${k.game}, ${k.players} players`]))),
+      el('label', {}, 'Matches', pick('tournament', tournament, [['', 'all matches']].concat(
+        games.tournaments.map(t => [String(t.id), `tournament ${t.id}: ${t.format}, ${t.game}` +
+          (t.finished_ms ? '' : ' (running)')])))));
+
+    const bots = new Map();
+    for (const b of data.bots) if (!bots.has(b.name) || b.registered) bots.set(b.name, b);
+    const rows = data.standings;
+    const lo = Math.min(...rows.map(r => r.elo - r.ci95)), hi = Math.max(...rows.map(r => r.elo + r.ci95));
+    const span = hi - lo || 1;
+    const errBar = r => el('span', { class: 'bar', title: `${fixed(r.elo - r.ci95, 0)} … ${fixed(r.elo + r.ci95, 0)}` },
+      el('i'), el('b'));
+    const table = el('table', { class: 'standings' },
+      el('thead', {}, el('tr', {}, ['#', 'Bot', 'Rating', '± 95%', '', 'Live Elo', 'Games', 'W-D-L',
+        'Score', 'Last active', 'Status'].map((h, i) => el('th', { class: i > 1 && i < 9 && i !== 4 ? 'num' : null }, h)))),
+      el('tbody', {}, rows.map(r => {
+        const b = bots.get(r.bot) || {};
+        const status = b.status || 'active';
+        const tr = el('tr', { 'data-bot': r.bot },
+          el('td', { class: 'num' }, r.rank),
+          el('td', {}, botLink(r.bot), b.version ? el('span', { class: 'muted' }, ' ' + b.version) : null),
+          el('td', { class: 'num' }, fixed(r.elo, 0)),
+          el('td', { class: 'num' }, '±' + fixed(r.ci95, 0)),
+          el('td', {}, errBar(r)),
+          el('td', { class: 'num' }, fixed(r.live_elo, 0)),
+          el('td', { class: 'num' }, r.games),
+          el('td', { class: 'num' }, `${r.wins}-${r.draws}-${r.losses}`),
+          el('td', { class: 'num' }, fixed(r.score_pct, 1) + '%'),
+          el('td', { class: 'muted' }, ago(b.last_active_ms)),
+          el('td', {}, el('span', { class: 'status ' + status, title: b.status_reason || '' }, status),
+            b.status_reason ? el('span', { class: 'muted' }, ' ' + b.status_reason) : null));
+        // the error bar drawn to scale (positions set through the CSSOM, allowed by the CSP)
+        const bar = tr.querySelector('.bar');
+        bar.firstChild.style.left = ((r.elo - r.ci95 - lo) / span * 100) + '%';
+        bar.firstChild.style.width = (2 * r.ci95 / span * 100) + '%';
+        bar.lastChild.style.left = ((r.elo - lo) / span * 100) + '%';
+        return tr;
+      })));
+    main.replaceChildren(el('h1', {}, 'Leaderboard'), toolbar,
+      rows.length ? table : el('p', { class: 'muted' }, 'No rated matches yet.'),
+      el('p', { class: 'muted' }, 'Rating: Bradley–Terry fit over every result, with its 95% interval; ',
+        'live Elo moves match by match.'));
+
+    if (game && players === '2') {
+      const cross = await api('/api/crosstable?' + q);
+      main.append(el('h2', {}, 'Crosstable'), heatMap(rows.map(r => r.bot), cross.crosstable));
+    }
+  } catch (e) { Arena.fail(main, e); }
+
+  // Each cell: the row bot's score against the column bot, coloured from red
+  // (lost every game) through grey to green (won every game).
+  function heatMap(names, cells) {
+    const at = new Map(cells.map(c => [c.bot + '\u0000' + c.opponent, c]));
+    const colour = f => {
+      const t = Math.abs(f - 0.5) * 2, base = [243, 244, 246];
+      const end = f >= 0.5 ? [22, 163, 74] : [220, 38, 38];
+      return `rgb(${base.map((b, i) => Math.round(b + (end[i] - b) * t)).join(',')})`;
+    };
+    const table = el('table', { class: 'heat' },
+      el('thead', {}, el('tr', {}, el('th', { class: 'name' }, 'Bot'),
+        names.map(n => el('th', { class: 'rot' }, n)))),
+      el('tbody', {}, names.map(a => el('tr', {}, el('td', { class: 'name' }, botLink(a)),
+        names.map(b => {
+          if (a === b) return el('td', { class: 'self' }, '');
+          const c = at.get(a + '\u0000' + b);
+          if (!c) return el('td', { class: 'muted' }, '·');
+          const n = c.wins + c.draws + c.losses, f = (c.wins + c.draws / 2) / n;
+          const td = el('td', { title: `${a} vs ${b}: ${c.wins}-${c.draws}-${c.losses}` },
+            `${c.wins}-${c.draws}-${c.losses}`);
+          td.style.background = colour(f);
+          if (Math.abs(f - 0.5) > 0.35) td.style.color = '#fff';
+          return td;
+        })))));
+    return el('div', {}, table, el('div', { class: 'legend' }, 'lost all', el('i'), 'won all'));
+  }
+})();

@@ -1,0 +1,37 @@
+/*
+ * live.js - what is happening now (/live): matches per minute, tournaments
+ * still running with their progress, the latest matches. Refreshes itself
+ * every two seconds. Data: /api/live.
+ */
+'use strict';
+(() => {
+  const { api, el, fixed, ago, matchesTable } = Arena;
+  Arena.header('/live');
+  const main = document.getElementById('main');
+  async function refresh() {
+    try {
+      const live = await api('/api/live');
+      const card = (label, value, sub) => el('div', { class: 'card' }, el('div', { class: 'label' }, label),
+        el('div', { class: 'value' }, value), sub ? el('div', { class: 'muted' }, sub) : null);
+      main.replaceChildren(el('h1', {}, 'Live'),
+        el('div', { class: 'cards' },
+          card('Matches / minute', live.per_minute, 'the minute before the latest match'),
+          card('10-minute average', fixed(live.per_minute_10, 1)),
+          card('Latest match', ago(live.latest_ms))),
+        el('h2', {}, 'Running tournaments'),
+        live.running.length ? el('table', {}, el('thead', {}, el('tr', {}, ['Tournament', 'Game', 'Format', 'Progress', 'Queue', 'Started']
+          .map(h => el('th', {}, h)))), el('tbody', {}, live.running.map(([id, game, format, planned, done, created]) => {
+          const bar = el('span', { class: 'progress' }, el('i'));
+          bar.firstChild.style.width = (planned ? 100 * done / planned : 0) + '%';
+          return el('tr', {}, el('td', {}, el('a', { href: '/?tournament=' + id }, '#' + id)), el('td', {}, game),
+            el('td', {}, format), el('td', {}, bar, ` ${done} / ${planned}`), el('td', { class: 'num' }, planned - done),
+            el('td', { class: 'muted' }, ago(created)));
+        }))) : el('p', { class: 'muted' }, 'No tournament is running.'),
+        el('h2', {}, 'Latest matches'),
+        matchesTable(live.recent.matches),
+        el('p', { class: 'muted' }, 'Refreshes every 2 s.'));
+    } catch (e) { Arena.fail(main, e); }
+  }
+  refresh();
+  setInterval(refresh, 2000);
+})();

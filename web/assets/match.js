@@ -1,0 +1,139 @@
+/*
+ * match.js - a match and its replay viewer (/match?id=ID), shared by every
+ * game: the game's own board module (ArenaBoards[game], from
+ * /static/games/GAME.js) draws one state; this page steps through them.
+ *
+ * Keys: → / l next, ← / h back, Home / End first and last, Space play or
+ * pause, 0-9 a seat's view, f the full view. Clicking a decision jumps to
+ * it; so does the slider. Step k shows the state after k decisions.
+ *
+ * The states come from the server, which re-simulated the stored record
+ * with the game's engine; a seat's view (`view=N`) is computed there from
+ * the game's own observation, so the page never holds what that seat could
+ * not see. Data: /api/matches/ID?view=full|N.
+ */
+'use strict';
+(async () => {
+  const { api, el, param, botLink, fixed } = Arena;
+  Arena.header('/matches');
+  const main = document.getElementById('main');
+  const id = param('id');
+  let match = null, step = 0, timer = null, view = param('view') || 'full';
+
+  async function load() {
+    match = await api(`/api/matches/${encodeURIComponent(id)}?view=${encodeURIComponent(view)}`);
+  }
+
+  function seatName(i) { const s = match.seats[i]; return s ? s.bot : `seat ${i}`; }
+
+  function layout() {
+    document.title = `Match ${match.id} · Arena`;
+    const result = match.seats.map(s => s.score === 0.5 ? '½' : s.score).join('-');
+    const title = el('h1', {}, `Match #${match.id}: `, match.seats.map((s, i) =>
+      [i ? el('span', { class: 'vs' }, ' vs ') : null, botLink(s.bot)]), ` ${result}`);
+    const facts = el('p', { class: 'status-line' },
+      `${match.game}, ${match.players} players · ${match.reason}` +
+      (match.culprit !== null ? ` (seat ${match.culprit})` : '') +
+      (match.detail ? ` · ${match.detail}` : '') + ` · seed ${match.seed} · ${match.options}`);
+    if (match.unavailable) {
+      main.replaceChildren(title, facts, el('p', { class: 'error' }, 'No replay: ' + match.unavailable));
+      return;
+    }
+    const views = el('div', { class: 'views', id: 'views' },
+      el('button', { 'data-view': 'full', class: view === 'full' ? 'on' : null, onclick: () => switchView('full') }, 'Full view'),
+      match.seats.map((s, i) => el('button', { 'data-view': String(i), class: view === String(i) ? 'on' : null,
+        onclick: () => switchView(String(i)) }, `What ${s.bot || 'seat ' + i} knew`)));
+    const controls = el('div', { class: 'controls' },
+      el('button', { id: 'first', title: 'first (Home)', onclick: () => go(0) }, '«'),
+      el('button', { id: 'prev', title: 'back (←)', onclick: () => go(step - 1) }, '‹ Back'),
+      el('button', { id: 'play', title: 'play / pause (Space)', onclick: toggle }, 'Play'),
+      el('button', { id: 'next', title: 'next (→)', onclick: () => go(step + 1) }, 'Next ›'),
+      el('button', { id: 'last', title: 'last (End)', onclick: () => go(match.states.length - 1) }, '»'),
+      el('input', { id: 'slider', type: 'range', min: 0, max: match.states.length - 1, value: step,
+        oninput: e => go(Number(e.target.value)) }),
+      el('span', { class: 'counter', id: 'counter' }));
+    const keys = el('p', { class: 'muted keys' }, '← → step · Home End · Space play · f full view · 0-9 a seat\'s view');
+    const rows = match.decisions.map((d, i) => el('tr', { 'data-step': i + 1, onclick: () => go(i + 1) },
+      el('td', { class: 'num muted' }, i + 1),
+      el('td', { class: 'seat' + d.seat }, seatName(d.seat)),
+      el('td', {}, d.action, d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null),
+      el('td', { class: 'num muted' }, fixed(d.ms, 1) + ' ms')));
+    const list = el('div', { class: 'actions', id: 'actions' }, el('table', {},
+      el('thead', {}, el('tr', {}, ['#', 'Seat', 'Decision', 'Time'].map(h => el('th', {}, h)))),
+      el('tbody', {}, rows)));
+    const logs = match.logs.map(l => el('div', {}, el('h2', {}, `Log of ${seatName(l.seat)} (seat ${l.seat})`),
+      el('pre', { class: 'log' }, l.text)));
+    main.replaceChildren(title, facts,
+      el('div', { class: 'replay' },
+        el('div', {}, el('div', { class: 'board-wrap', id: 'board' }), el('div', { id: 'zones' })),
+        el('div', {}, views, controls, keys, el('p', { class: 'status-line', id: 'now' }), list, logs)));
+    draw();
+  }
+
+  function draw() {
+    const board = ArenaBoards[match.game] || ArenaBoards.text;
+    const state = match.states[step];
+    board.draw(document.getElementById('board'), document.getElementById('zones'), state, match);
+    document.getElementById('counter').textContent = `${step} / ${match.states.length - 1}`;
+    document.getElementById('slider').value = step;
+    const d = match.decisions[step - 1], n = match.decisions[step];
+    document.getElementById('now').textContent = (step ? `after #${step}: ${seatName(d.seat)} ${d.action}` : 'start') +
+      (n ? ` · next: ${seatName(n.seat)} (${n.decision})` : ' · end of match');
+    for (const tr of document.querySelectorAll('#actions tr.current')) tr.classList.remove('current');
+    const cur = document.querySelector(`#actions tr[data-step="${step}"]`);
+    if (cur) { cur.classList.add('current'); cur.scrollIntoView({ block: 'nearest' }); }
+  }
+
+  function go(k) {
+    step = Math.max(0, Math.min(match.states.length - 1, k));
+    if (step === match.states.length - 1) pause();
+    draw();
+  }
+  function pause() { clearInterval(timer); timer = null; const b = document.getElementById('play'); if (b) b.textContent = 'Play'; }
+  function toggle() {
+    if (timer) return pause();
+    if (step === match.states.length - 1) step = 0;
+    timer = setInterval(() => go(step + 1), 450);
+    document.getElementById('play').textContent = 'Pause';
+  }
+  async function switchView(v) {
+    if (v === view) return;
+    pause();
+    view = v;
+    const u = new URL(location); u.searchParams.set('view', v); history.replaceState(null, '', u);
+    await load();
+    layout();
+  }
+
+  document.addEventListener('keydown', e => {
+    if (!match || match.unavailable || e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
+    const k = e.key;
+    if (k === 'ArrowRight' || k === 'l') go(step + 1);
+    else if (k === 'ArrowLeft' || k === 'h') go(step - 1);
+    else if (k === 'Home') go(0);
+    else if (k === 'End') go(match.states.length - 1);
+    else if (k === ' ') toggle();
+    else if (k === 'f') switchView('full');
+    else if (/^[0-9]$/.test(k) && Number(k) < match.players) switchView(k);
+    else return;
+    e.preventDefault();
+  });
+
+  try {
+    if (!id) throw new Error('no match named in the address (/match?id=ID)');
+    await load();
+    const s = Number(param('step'));
+    if (s > 0) step = Math.min(s, match.states.length - 1);
+    layout();
+  } catch (e) { Arena.fail(main, e); }
+})();
+
+// A game without a board module of its own: its text picture.
+window.ArenaBoards = window.ArenaBoards || {};
+ArenaBoards.text = {
+  draw(board, zones, state) {
+    board.replaceChildren(Arena.el('pre', { class: 'picture' },
+      typeof state === 'string' ? state : state === null ? 'hidden in this view' : JSON.stringify(state, null, 1)));
+    zones.replaceChildren();
+  },
+};

@@ -1,0 +1,71 @@
+/*
+ * web_internal.h - what the web_*.c files share: a request as the API
+ * handlers see it (its parsed query, the thread's database, the JSON
+ * being written) and the helpers they answer with.
+ */
+#ifndef WEB_INTERNAL_H
+#define WEB_INTERNAL_H
+
+#include <stdint.h>
+#include "arena_db.h"
+#include "jw.h"
+
+#define WEB_MAX_PARAMS 12
+#define WEB_MAX_QUERY 2048       /* longer query strings: 414 */
+#define WEB_MAX_VALUE 256        /* a decoded value, NUL included */
+
+typedef struct web_query {
+    int n;
+    struct {
+        char key[24];
+        char value[WEB_MAX_VALUE];
+    } p[WEB_MAX_PARAMS];
+} web_query;
+
+typedef struct web_cache web_cache;
+
+typedef struct web_req {
+    arena_db *db;             /* this thread's read-only handle */
+    web_cache *cache;
+    const char *path_rest;    /* the path after a route's prefix ("/api/bots/NAME") */
+    web_query q;
+    jw out;                   /* the body of a 200 */
+    int status;               /* set by web_fail */
+    char error[256];
+} web_req;
+
+/* Parses `qs` (NULL: none), accepting only the keys in `allowed`
+ * (NULL-terminated): 0, or an HTTP status (400, 414) with r->error. */
+int  web_query_parse(web_req *r, const char *qs, const char *const *allowed);
+/* The value of `key`, or NULL when absent. */
+const char *web_param(const web_req *r, const char *key);
+/* `key` as a whole number in [lo, hi], `dflt` when absent: 0, or -1
+ * after web_fail(400) naming the parameter. */
+int  web_param_i64(web_req *r, const char *key, int64_t lo, int64_t hi, int64_t dflt,
+                   int64_t *out);
+
+/* Records an error answer: returns -1, so handlers `return web_fail(...)`. */
+int  web_fail(web_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The API's handlers: each writes r->out and returns 0, or web_fail. */
+int  web_api_standings(web_req *r);
+int  web_api_crosstable(web_req *r);
+int  web_api_matches(web_req *r);
+int  web_api_bot(web_req *r);
+int  web_api_live(web_req *r);
+int  web_api_games(web_req *r);
+int  web_api_match(web_req *r);            /* web_replay.c */
+
+/* ---- web_cache.c: reports that cost a whole-table read --------------------- */
+
+typedef enum { WEB_STANDINGS, WEB_CROSSTABLE } web_report;
+
+web_cache *web_cache_new(const char *db_path);
+void web_cache_free(web_cache *c);
+/* The report's JSON for filter f, fresh enough: computed at most once per
+ * change of the matches table (and then at most every few seconds; a
+ * request meanwhile gets the last one at once). Copies it into r->out as
+ * a value: 0, or web_fail. */
+int  web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_filter *f);
+
+#endif

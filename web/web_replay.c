@@ -1,0 +1,230 @@
+/*
+ * web_replay.c - GET /api/matches/ID: everything the replay viewer needs,
+ * computed here by re-simulating the stored record with the game's own
+ * engine, so the page shows what the engine says, not what it guesses.
+ *
+ * `view=full` (the default) sends the whole truth; `view=N` sends what
+ * seat N knew: each state is the game's own observation for that seat
+ * (game_api.write_json), other seats' actions in their public form
+ * (game_api.public_view: a face-down coin stays face down), and only that
+ * seat's log. The browser never receives what the seat could not see.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "game.h"
+#include "kv.h"
+#include "ref_record.h"
+#include "web_internal.h"
+
+static void seats_json(web_req *r, const arena_match *m)
+{
+    jw *w = &r->out;
+    jw_key(w, "seats");
+    jw_arr(w);
+    for (int i = 0; i < m->seats; i++) {
+        arena_bot b;
+        int found = arena_db_bot_by_id(r->db, m->bot[i], &b) == 0;
+        jw_obj(w);
+        jw_key(w, "seat");
+        jw_int(w, i);
+        jw_key(w, "bot_id");
+        jw_int(w, m->bot[i]);
+        jw_key(w, "bot");
+        jw_str(w, found ? b.name : NULL);
+        jw_key(w, "version");
+        jw_str(w, found ? b.version : NULL);
+        jw_key(w, "team");
+        jw_int(w, m->team[i]);
+        jw_key(w, "score");
+        jw_num(w, m->score[i]);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+static void header_json(web_req *r, const arena_match *m, int view)
+{
+    jw *w = &r->out;
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)m->seed);
+    jw_key(w, "id");
+    jw_int(w, m->id);
+    jw_key(w, "game");
+    jw_str(w, m->game);
+    jw_key(w, "options");
+    jw_str(w, m->options);
+    jw_key(w, "seed");
+    jw_str(w, seed);                   /* 64 bits: a string, as JavaScript numbers are doubles */
+    jw_key(w, "players");
+    jw_int(w, m->seats);
+    jw_key(w, "tournament");
+    if (m->tournament_id)
+        jw_int(w, m->tournament_id);
+    else
+        jw_null(w);
+    jw_key(w, "reason");
+    jw_str(w, m->reason);
+    jw_key(w, "culprit");
+    if (m->culprit >= 0)
+        jw_int(w, m->culprit);
+    else
+        jw_null(w);
+    jw_key(w, "detail");
+    jw_str(w, m->detail);
+    jw_key(w, "started_ms");
+    jw_int(w, m->started_ms);
+    jw_key(w, "finished_ms");
+    jw_int(w, m->finished_ms);
+    jw_key(w, "view");
+    jw_int(w, view);
+    seats_json(r, m);
+}
+
+/* One state for the view: the game's JSON, or its text picture. */
+static void state_json(jw *w, const game_api *g, const void *state, int view, char *text,
+                       size_t size)
+{
+    if (g->write_json) {
+        g->write_json(w, state, view);
+        return;
+    }
+    /* A game without a JSON view: its picture is the whole truth, so a
+     * seat's view gets none. */
+    if (view >= 0)
+        jw_null(w);
+    else
+        jw_str(w, g->render(state, text, size) >= 0 ? text : NULL);
+}
+
+/* The decisions and the state before the first and after each: 0, or -1
+ * with r->error set (a record that does not replay). */
+static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view)
+{
+    jw *w = &r->out;
+    char err[256], text[160];
+    if (ref_record_verify(rec, g, err, sizeof err) != 0)
+        return web_fail(r, 409, "the stored record does not replay: %s", err);
+    game_options *options = game_options_new(g);
+    void *state = calloc(1, g->state_size);
+    char *picture = g->write_json ? NULL : malloc(1 << 16);
+    if (!options || !state || (!g->write_json && !picture) ||
+        game_options_parse(options, rec->options, err, sizeof err) < 0 ||
+        g->init(state, options, rec->seed)) {
+        game_options_free(options), free(state), free(picture);
+        return web_fail(r, 409, "the stored record's game cannot be set up");
+    }
+    jw_key(w, "decisions");
+    jw_arr(w);
+    for (size_t i = 0; i < rec->ndecisions; i++) {
+        const ref_decision *d = &rec->decisions[i];
+        game_action a = view >= 0 && d->seat != view ? g->public_view(d->action) : d->action;
+        g->format(a, text, sizeof text);
+        jw_obj(w);
+        jw_key(w, "seat");
+        jw_int(w, d->seat);
+        jw_key(w, "decision");
+        jw_str(w, g->decision_name(state));
+        jw_key(w, "action");
+        jw_str(w, text);
+        jw_key(w, "ms");
+        jw_num(w, d->micros / 1000.0);
+        jw_key(w, "substituted");
+        jw_bool(w, d->substituted);
+        jw_obj_end(w);
+        g->apply(state, d->action);
+    }
+    jw_arr_end(w);
+    g->init(state, options, rec->seed);
+    jw_key(w, "states");
+    jw_arr(w);
+    state_json(w, g, state, view, picture, 1 << 16);
+    for (size_t i = 0; i < rec->ndecisions; i++) {
+        g->apply(state, rec->decisions[i].action);
+        state_json(w, g, state, view, picture, 1 << 16);
+    }
+    jw_arr_end(w);
+    game_options_free(options), free(state), free(picture);
+    return 0;
+}
+
+/* Each seat's kept log (schema 3, the author's loop), or only the
+ * viewing seat's: an empty list where the database keeps none. */
+static void logs_json(web_req *r, int64_t id, int view)
+{
+    jw *w = &r->out;
+    sqlite3_stmt *st = NULL;
+    jw_key(w, "logs");
+    jw_arr(w);
+    if (sqlite3_prepare_v2(arena_db_sqlite(r->db),
+                           "SELECT seat, bytes, text FROM match_logs WHERE match_id = ?1"
+                           " AND (?2 < 0 OR seat = ?2) ORDER BY seat", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, view);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            jw_obj(w);
+            jw_key(w, "seat");
+            jw_int(w, sqlite3_column_int(st, 0));
+            jw_key(w, "bytes");
+            jw_int(w, sqlite3_column_int64(st, 1));
+            jw_key(w, "text");
+            jw_strn(w, sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2));
+            jw_obj_end(w);
+        }
+    }
+    sqlite3_finalize(st);
+    jw_arr_end(w);
+}
+
+static int read_view(web_req *r, int seats, int *view)
+{
+    const char *v = web_param(r, "view");
+    int64_t seat;
+    *view = -1;
+    if (!v || !*v || !strcmp(v, "full"))
+        return 0;
+    if (kv_i64(v, 0, seats - 1, &seat) != 0)
+        return web_fail(r, 400, "view must be full or a seat from 0 to %d", seats - 1);
+    *view = (int)seat;
+    return 0;
+}
+
+int web_api_match(web_req *r)
+{
+    int64_t id;
+    if (kv_i64(r->path_rest, 1, INT64_MAX, &id) != 0)
+        return web_fail(r, 400, "a match id is a whole number from 1");
+    arena_match m;
+    int rc = arena_db_match_get(r->db, id, &m);
+    if (rc != 0)
+        return web_fail(r, rc == 1 ? 404 : 503, rc == 1 ? "no match %lld" : "cannot read match %lld",
+                        (long long)id);
+    int view;
+    const game_api *g = NULL;
+    ref_record rec;
+    ref_record_init(&rec);
+    char err[256] = "no record stored";
+    FILE *f = m.record ? fmemopen(m.record, strlen(m.record), "r") : NULL;
+    int readable = f && ref_record_read(&rec, &g, f, err, sizeof err) == 0;
+    if (f)
+        fclose(f);
+    rc = read_view(r, m.seats, &view);
+    if (rc == 0) {
+        jw_obj(&r->out);
+        header_json(r, &m, view);
+        if (readable)
+            rc = replay_json(r, &rec, g, view);
+        else {
+            jw_key(&r->out, "unavailable");    /* a match stored without its record */
+            jw_str(&r->out, err);
+        }
+        if (rc == 0) {
+            logs_json(r, id, view);
+            jw_obj_end(&r->out);
+        }
+    }
+    ref_record_free(&rec);
+    arena_match_free(&m);
+    return rc;
+}
