@@ -77,6 +77,18 @@ typedef struct arena_bot {
  * not tell them apart either). */
 int  arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size);
 int  arena_db_bot_remove(arena_db *db, const char *ref, char *err, size_t size);
+/* A bot's label in SQL, for the bots row aliased `b`: its name, then
+ * "@VERSION" when another row has the same name, or "#ID" when the
+ * version does not tell them apart either (arena_bot.label). Public
+ * for readers with their own SQL (the web). */
+#define ARENA_DB_BOT_LABEL(b) \
+    "(" b ".name || CASE" \
+    " WHEN NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name AND o.id <> " b ".id)" \
+    "  THEN ''" \
+    " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
+    "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
+    " ELSE '#' || " b ".id END)"
+
 /* 0 found, 1 no such registered bot, -1 error. */
 int  arena_db_bot_by_name(arena_db *db, const char *ref, arena_bot *out);
 int  arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out);   /* removed too */

@@ -71,16 +71,8 @@ int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v);
 int adb_bind_double(sqlite3_stmt *st, const char *name, double v);
 #define ADB_BIND(call) do { if (rc == SQLITE_OK) rc = (call); } while (0)
 
-/* A bot's label in SQL, for the bots row aliased `b`: its name, then
- * "@VERSION" when another row has the same name, or "#ID" when the
- * version does not tell them apart either (arena_bot.label). */
-#define ADB_BOT_LABEL(b) \
-    "(" b ".name || CASE" \
-    " WHEN NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name AND o.id <> " b ".id)" \
-    "  THEN ''" \
-    " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
-    "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
-    " ELSE '#' || " b ".id END)"
+/* A bot's label in SQL: ARENA_DB_BOT_LABEL (arena_db.h). */
+#define ADB_BOT_LABEL(b) ARENA_DB_BOT_LABEL(b)
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

@@ -69,27 +69,24 @@ static int finish(web_req *r, sqlite3_stmt *st, int rc)
 
 /* ---- bots: what every table shows beside a name ------------------------- */
 
-/* Status columns come with the ladder (schema 3); before, a bot is
- * active or removed. */
-static const char BOTS_STATUS[] =
-    "SELECT b.id, b.name, b.version, b.removed_at, b.status, b.status_reason,"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* Each bot with its label (the name every table shows, told apart from
+ * its other versions) and the status shown (provisional: active with few
+ * games; removed: unregistered). */
+static const char BOTS[] =
+    "SELECT b.id, " ARENA_DB_BOT_LABEL("b") ", b.name, b.version,"
+    " CASE WHEN b.removed_at IS NOT NULL THEN 'removed'"
+    "  WHEN b.status = 'active' AND coalesce(r.games, 0) < " STR(ARENA_PROVISIONAL_GAMES)
+    "  THEN 'provisional' ELSE b.status END, nullif(b.status_reason, ''),"
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
-    "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id))"
-    " FROM bots b WHERE (:id = 0 OR b.id = :id) ORDER BY b.id";
-static const char BOTS_PLAIN[] =
-    "SELECT b.id, b.name, b.version, b.removed_at,"
-    " CASE WHEN b.removed_at IS NULL THEN 'active' ELSE 'removed' END, NULL,"
-    " (SELECT m.finished_ms FROM matches m WHERE m.id ="
-    "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id))"
-    " FROM bots b WHERE (:id = 0 OR b.id = :id) ORDER BY b.id";
+    "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
+    " b.removed_at IS NULL"
+    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id WHERE (:id = 0 OR b.id = :id) ORDER BY b.id";
 
 static sqlite3_stmt *bots_query(web_req *r, int64_t id)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(arena_db_sqlite(r->db), BOTS_STATUS, -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_finalize(st);
-        st = prepare(r, BOTS_PLAIN);
-    }
+    sqlite3_stmt *st = prepare(r, BOTS);
     if (st)
         sqlite3_bind_int64(st, 1, id);
     return st;
@@ -97,22 +94,19 @@ static sqlite3_stmt *bots_query(web_req *r, int64_t id)
 
 static void bot_object(web_req *r, sqlite3_stmt *st)
 {
+    static const char *const keys[] = { "id", "label", "name", "version", "status",
+                                        "status_reason", "last_active_ms" };
     jw *w = &r->out;
     jw_obj(w);
-    jw_key(w, "id");
-    col_int(r, st, 0);
-    jw_key(w, "name");
-    col_str(r, st, 1);
-    jw_key(w, "version");
-    col_str(r, st, 2);
+    for (int i = 0; i < 7; i++) {
+        jw_key(w, keys[i]);
+        if (i == 0 || i == 6)
+            col_int(r, st, i);
+        else
+            col_str(r, st, i);
+    }
     jw_key(w, "registered");
-    jw_bool(w, sqlite3_column_type(st, 3) == SQLITE_NULL);
-    jw_key(w, "status");
-    col_str(r, st, 4);
-    jw_key(w, "status_reason");
-    col_str(r, st, 5);
-    jw_key(w, "last_active_ms");
-    col_int(r, st, 6);
+    jw_bool(w, sqlite3_column_int(st, 7));
     jw_obj_end(w);
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "game.h"
+#include "kv.h"
 #include "web_internal.h"
 
 #define PAGE_DEFAULT 50
@@ -44,7 +45,8 @@ static const char PAGE_ALL[] =
     " ORDER BY m.id DESC LIMIT :limit";
 static const char MATCH_ROW[] =
     "SELECT m.id, m.game, m.seats, m.tournament_id, m.reason, m.culprit, m.detail, m.decisions,"
-    " m.started_ms, m.finished_ms, s.seat, s.bot_id, b.name, b.version, s.team, s.score"
+    " m.started_ms, m.finished_ms, s.seat, s.bot_id, " ARENA_DB_BOT_LABEL("b") ", b.version,"
+    " s.team, s.score"
     " FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id"
     " WHERE m.id = :id ORDER BY s.seat";
 
@@ -182,23 +184,35 @@ static int write_page(web_req *r, const page_query *q)
     return 0;
 }
 
-/* A bot by name: the registered one, else the newest of that name. 0
- * with *id, or web_fail(404). */
-static int bot_id_by_name(web_req *r, const char *name, int64_t *id)
+/* A bot by reference: NAME (its newest registered version), NAME@VERSION,
+ * or a label NAME#ID (any bot, removed too). 0 with *id, or web_fail(404). */
+static int bot_id_by_name(web_req *r, const char *ref, int64_t *id)
 {
+    arena_bot b;
+    const char *hash = strrchr(ref, '#');
+    int rc = arena_db_bot_by_name(r->db, ref, &b);
+    if (rc == 1 && hash && kv_i64(hash + 1, 1, INT64_MAX, id) == 0 &&
+        arena_db_bot_by_id(r->db, *id, &b) == 0 && strlen(b.name) == (size_t)(hash - ref) &&
+        !strncmp(b.name, ref, (size_t)(hash - ref)))
+        rc = 0;
+    if (rc == 0) {
+        *id = b.id;
+        return 0;
+    }
+    /* A name the arena would refuse today (an older or edited database):
+     * the exact name, registered first. */
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(arena_db_sqlite(r->db),
-                                "SELECT id FROM bots WHERE name = :name"
-                                " ORDER BY removed_at IS NULL DESC, id DESC LIMIT 1", -1, &st, NULL);
+    rc = sqlite3_prepare_v2(arena_db_sqlite(r->db), "SELECT id FROM bots WHERE name = ?1"
+                            " ORDER BY removed_at IS NULL DESC, id DESC LIMIT 1", -1, &st, NULL);
     if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, ref, -1, SQLITE_STATIC);
         rc = sqlite3_step(st);
     }
     *id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
     sqlite3_finalize(st);
     if (rc == SQLITE_ROW)
         return 0;
-    return web_fail(r, rc == SQLITE_DONE ? 404 : 503, "no bot named '%s'", name);
+    return web_fail(r, rc == SQLITE_DONE ? 404 : 503, "no bot '%s'", ref);
 }
 
 int web_api_matches(web_req *r)
@@ -270,7 +284,7 @@ static const char FITS[] =
     "SELECT f.at_ms, fb.rating, fb.ci95, fb.games FROM rating_fit_bots fb"
     " JOIN rating_fits f ON f.id = fb.fit_id WHERE fb.bot_id = :bot ORDER BY f.at_ms";
 static const char OPPONENTS[] =
-    "SELECT b.name, o.bot_id, sum(s.score > o.score), sum(s.score = o.score),"
+    "SELECT " ARENA_DB_BOT_LABEL("b") ", o.bot_id, sum(s.score > o.score), sum(s.score = o.score),"
     " sum(s.score < o.score) FROM match_seats s"
     " JOIN match_seats o ON o.match_id = s.match_id AND o.team <> s.team"
     " JOIN bots b ON b.id = o.bot_id WHERE s.bot_id = :bot GROUP BY o.bot_id ORDER BY b.name";
@@ -304,8 +318,21 @@ int web_api_bot(web_req *r)
     jw_obj(w);
     jw_key(w, "id");
     jw_int(w, id);
+    arena_bot b;
+    if (arena_db_bot_by_id(r->db, id, &b) != 0) {
+        sqlite3_finalize(st);
+        return web_fail(r, 503, "cannot read the bot");
+    }
     jw_key(w, "name");
-    jw_str(w, name);
+    jw_str(w, b.name);
+    jw_key(w, "label");
+    jw_str(w, b.label);
+    jw_key(w, "version");
+    jw_str(w, b.version);
+    jw_key(w, "status");
+    jw_str(w, arena_bot_status_shown(&b));
+    jw_key(w, "status_reason");
+    jw_str(w, b.reason);
     jw_key(w, "live_elo");
     jw_num(w, sqlite3_column_double(st, 0));
     jw_key(w, "games");

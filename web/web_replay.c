@@ -32,7 +32,7 @@ static void seats_json(web_req *r, const arena_match *m)
         jw_key(w, "bot_id");
         jw_int(w, m->bot[i]);
         jw_key(w, "bot");
-        jw_str(w, found ? b.name : NULL);
+        jw_str(w, found ? b.label : NULL);
         jw_key(w, "version");
         jw_str(w, found ? b.version : NULL);
         jw_key(w, "team");

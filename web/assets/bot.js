@@ -16,15 +16,15 @@
     if (!name) throw new Error('no bot named in the address (/bot?name=NAME)');
     const bot = await api('/api/bots/' + encodeURIComponent(name));
     const standings = await api('/api/standings').catch(() => ({ standings: [], bots: [] }));
-    const rows = standings.standings.filter(r => r.bot === name);
-    const info = standings.bots.filter(b => b.name === name);
-    const me = info.find(b => b.id === bot.id) || {};
-    document.title = name + ' · Arena';
+    const rows = standings.standings.filter(r => r.bot === bot.label);
+    const info = standings.bots.filter(b => b.name === bot.name);
+    const me = info.find(b => b.id === bot.id) || bot;
+    document.title = bot.label + ' · Arena';
     const card = (label, value, sub) => el('div', { class: 'card' }, el('div', { class: 'label' }, label),
       el('div', { class: 'value' }, value), sub ? el('div', { class: 'muted' }, sub) : null);
     const best = rows[0];
     main.replaceChildren(
-      el('h1', {}, name, me.version ? el('span', { class: 'muted' }, ' ' + me.version) : null, ' ',
+      el('h1', {}, bot.label, me.version ? el('span', { class: 'muted' }, ' ' + me.version) : null, ' ',
         el('span', { class: 'status ' + (me.status || 'active') }, me.status || 'active')),
       me.status_reason ? el('p', { class: 'muted' }, me.status_reason) : '',
       el('div', { class: 'cards' },
@@ -34,7 +34,7 @@
         best ? card('W-D-L', `${best.wins}-${best.draws}-${best.losses}`, fixed(best.score_pct, 1) + '%') : null,
         card('Last active', ago(me.last_active_ms))),
       info.length > 1 ? el('p', {}, 'Versions: ', info.map((b, i) => [i ? ', ' : '',
-        `${b.version || '(no version)'} #${b.id} ${b.status}`])) : '',
+        botLink(b.label), ` (${b.status})`])) : '',
       el('h2', {}, 'Rating history'),
       el('div', { class: 'plot', id: 'plot' }),
       el('div', { class: 'two' },
@@ -42,8 +42,8 @@
         el('div', {}, el('h2', {}, 'Forfeits'), forfeits(bot.forfeits || []),
           bot.logs && bot.logs.length ? [el('h2', {}, 'Logs kept'), logs(bot.logs)] : null)),
       el('h2', {}, 'Recent matches'),
-      bot.recent.matches.length ? matchesTable(bot.recent.matches, name) : el('p', { class: 'muted' }, 'None yet.'),
-      el('p', {}, el('a', { href: '/matches?bot=' + encodeURIComponent(name) }, 'All matches of ' + name + ' →')));
+      bot.recent.matches.length ? matchesTable(bot.recent.matches, bot.label) : el('p', { class: 'muted' }, 'None yet.'),
+      el('p', {}, el('a', { href: '/matches?bot=' + encodeURIComponent(bot.label) }, 'All matches of ' + bot.label + ' →')));
     plot(document.getElementById('plot'), bot, best);
   } catch (e) { Arena.fail(main, e); }
 

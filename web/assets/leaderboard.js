@@ -32,7 +32,7 @@
           (t.finished_ms ? '' : ' (running)')])))));
 
     const bots = new Map();
-    for (const b of data.bots) if (!bots.has(b.name) || b.registered) bots.set(b.name, b);
+    for (const b of data.bots) bots.set(b.label, b);
     const rows = data.standings;
     const lo = Math.min(...rows.map(r => r.elo - r.ci95)), hi = Math.max(...rows.map(r => r.elo + r.ci95));
     const span = hi - lo || 1;
@@ -46,7 +46,7 @@
         const status = b.status || 'active';
         const tr = el('tr', { 'data-bot': r.bot },
           el('td', { class: 'num' }, r.rank),
-          el('td', {}, botLink(r.bot), b.version ? el('span', { class: 'muted' }, ' ' + b.version) : null),
+          el('td', {}, botLink(r.bot), b.version && !r.bot.includes('@') ? el('span', { class: 'muted' }, ' ' + b.version) : null),
           el('td', { class: 'num' }, fixed(r.elo, 0)),
           el('td', { class: 'num' }, '±' + fixed(r.ci95, 0)),
           el('td', {}, errBar(r)),
