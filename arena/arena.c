@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "arena_bench.h"
 #include "arena_cmd.h"
+#include "web_bench.h"
 #include "web_cli.h"
 #include "cli.h"
 #include "kv.h"
@@ -589,6 +590,7 @@ static const char usage[] =
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
+    "  bench --web            the web's routes timed at a million matches\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
@@ -667,6 +669,8 @@ int main(int argc, char **argv)
         return cmd_keygen(n, rest);
     if (!strcmp(cmd, "serve"))
         return web_serve_main(n, rest, ac_db_path);
+    if (!strcmp(cmd, "bench") && n > 0 && !strcmp(rest[0], "--web"))
+        return web_bench_main(n - 1, rest + 1);
     if (!strcmp(cmd, "bench")) {
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
         cli_sibling("../referee/referee", referee, sizeof referee);

@@ -657,11 +657,12 @@ static int db_connect(arena_db **out, const char *path, int create, int flags, c
 
 int arena_db_open(arena_db **out, const char *path, int create, char *err, size_t size)
 {
-    arena_db *db;
     int version;
-    if (db_connect(&db, path, create, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
-                err, size) != 0)
+    if (db_connect(out, path, create, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+                   err, size) != 0)
         return -1;
+    arena_db *db = *out;
+    *out = NULL;
     /* Look before writing anything (WAL mode writes the header). */
     if (inspect(db, path, &version, err, size) != 0 ||
         set_pragmas(db, err, size) != 0 ||
@@ -675,10 +676,11 @@ int arena_db_open(arena_db **out, const char *path, int create, char *err, size_
 
 int arena_db_open_readonly(arena_db **out, const char *path, char *err, size_t size)
 {
-    arena_db *db;
     int version;
-    if (db_connect(&db, path, 0, SQLITE_OPEN_READONLY, err, size) != 0)
+    if (db_connect(out, path, 0, SQLITE_OPEN_READONLY, err, size) != 0)
         return -1;
+    arena_db *db = *out;
+    *out = NULL;
     if (inspect(db, path, &version, err, size) != 0) {
         arena_db_close(db);
         return -1;

@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "arena_db.h"
+#include "arena_fill.h"
 
 static double now(void)
 {
@@ -33,46 +34,7 @@ static double now(void)
 }
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-/* A random match: 2 seats (80%), 3 (10%, each its own team) or 4 (2 v 2). */
-static void random_match(arena_match *m, int bots, int64_t retired)
-{
-    static const double side[3] = {0, 0.5, 1};
-    memset(m, 0, sizeof *m);
-    int r = (int)(next_rand() % 10);
-    m->seats = r < 8 ? 2 : r == 8 ? 3 : 4;
-    snprintf(m->game, sizeof m->game, m->seats == 3 ? "trio" : "duel");
-    for (int i = 0; i < m->seats; i++) {
-        int fresh;
-        do {
-            m->bot[i] = 1 + (int64_t)(next_rand() % (uint64_t)bots);
-            fresh = 1;
-            for (int j = 0; j < i; j++)
-                fresh &= m->bot[j] != m->bot[i];
-        } while (!fresh);
-        m->team[i] = m->seats == 4 ? i % 2 : i;
-    }
-    if (retired && m->seats == 2)           /* a seat the other bots never take */
-        m->bot[0] = retired;
-    double s = side[next_rand() % 3];
-    for (int i = 0; i < m->seats; i++)
-        m->score[i] = m->seats == 3 ? (i == 0 ? s : 0) : (m->team[i] == 0 ? s : 1 - s);
-    m->game_index = -1;
-    m->seed = next_rand();
-    m->hash = next_rand();
-    m->culprit = -1;
-    m->decisions = 100;
-    m->elo_k = 16;
-    snprintf(m->reason, sizeof m->reason, "markers");
-    snprintf(m->options, sizeof m->options, "players=%d", m->seats);
-}
+static uint64_t next_rand(void) { return arena_fill_rand(&rng); }
 
 static const char WDL[] =
     "SELECT count(*), sum(score = 1.0), sum(score > 0.0 AND score < 1.0), sum(score = 0.0)"
@@ -162,7 +124,7 @@ int main(int argc, char **argv)
         if (i == matches - 10000)
             last_start = now();
         arena_match m;
-        random_match(&m, bots, i < 10000 && i % 10 == 0 ? retired : 0);
+        arena_fill_match(&m, bots, i < 10000 && i % 10 == 0 ? retired : 0, &rng);
         if (arena_db_match_store(db, &m, err, sizeof err) != 0) {
             fprintf(stderr, "bench: %s\n", err);
             return 1;
