@@ -1,7 +1,7 @@
 /*
  * web_bench.c - `arena bench --web`: the web at scale. Fills a fresh
  * database with N matches among B bots (arena_fill.h, through
- * arena_db_match_store like real ones; 2-seat matches are War Chest games,
+ * arena_db_match_store like real ones; 2-seat matches are of the default game,
  * and every 100th carries the record of a real random game, so replays
  * re-simulate), starts the server in this process on a loopback port, and
  * times each route from C concurrent keep-alive clients: p50, p99, max.
@@ -28,14 +28,14 @@
 /* A random War Chest game as record text (malloc'ed), from `seed`. */
 static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double score[2])
 {
-    const game_api *g = &game_warchest;
-    void *o = calloc(1, g->options_size), *s = calloc(1, g->state_size);
+    const game_api *g = game_default();
+    game_options *o = game_options_new(g);
+    void *s = calloc(1, g->state_size);
     ref_record r;
     ref_record_init(&r);
-    g->options_default(o);
     g->init(s, o, seed);
     snprintf(r.game, sizeof r.game, "%s", g->name);
-    g->options_format(o, r.options, sizeof r.options);
+    game_options_format(o, r.options, sizeof r.options);
     r.seed = seed;
     r.seats = 2;
     for (int i = 0; i < 2; i++)
@@ -48,7 +48,7 @@ static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double
         ref_record_add(&r, g->to_move(s), a, 1000, 0);
         g->apply(s, a);
     }
-    g->result(s, r.score, r.reason, sizeof r.reason);
+    g->result(s, r.score, r.reason, sizeof r.reason, r.detail, sizeof r.detail);
     r.culprit = -1;
     r.hash = *hash = g->hash(s);
     *decisions = (int)r.ndecisions;
@@ -59,7 +59,7 @@ static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double
     ref_record_write(&r, g, f);
     fclose(f);
     ref_record_free(&r);
-    free(o), free(s);
+    game_options_free(o), free(s);
     return text;
 }
 
@@ -86,7 +86,7 @@ static int fill(const char *path, long matches, int bots, char *err, size_t size
         arena_match m;
         arena_fill_match(&m, bots, 0, &rng);
         if (m.seats == 2) {
-            snprintf(m.game, sizeof m.game, "warchest");
+            snprintf(m.game, sizeof m.game, "%s", game_default()->name);
             if (i % 100 == 0) {
                 int k = (int)(i / 100 % RECORDS);
                 m.record = rec[k].text;
@@ -186,7 +186,7 @@ static void *client_main(void *arg)
         uint64_t x = arena_fill_rand(&c->rng);
         long id = 1 + (long)(x % (uint64_t)c->matches);
         switch (r) {
-        case R_STANDINGS: snprintf(path, sizeof path, "/api/standings?game=warchest&players=2"); break;
+        case R_STANDINGS: snprintf(path, sizeof path, "/api/standings?game=%s&players=2", game_default()->name); break;
         case R_GAMES: snprintf(path, sizeof path, "/api/games"); break;
         case R_PAGE: snprintf(path, sizeof path, "/api/matches?before=%ld&limit=50", id + 1); break;
         case R_BOT_PAGE:
@@ -316,7 +316,9 @@ static int bench(long matches, int bots, int clients, int requests, const char *
     int fd = connect_to(web_port(s));
     char *buf = malloc(1 << 20);
     t0 = clk_mono_s();
-    int status = get(fd, "/api/standings?game=warchest&players=2", buf, 1 << 20);
+    char first[128];
+    snprintf(first, sizeof first, "/api/standings?game=%s&players=2", game_default()->name);
+    int status = get(fd, first, buf, 1 << 20);
     printf("first leaderboard (the fit, then cached): %.0f ms (status %d)\n",
            (clk_mono_s() - t0) * 1e3, status);
     close(fd);
