@@ -56,7 +56,7 @@ typedef struct ref_cg_system {
         unsigned features;      /* what this hierarchy serves */
     } hier[REF_CG_MAX_HIER];
     char     summary[160];      /* "v1: memory pids cpu cpuacct freezer; v2: kill wait" */
-    char     missing[256];      /* why a feature is missing, "" when none is */
+    char     missing[600];      /* why a feature is missing, "" when none is */
 } ref_cg_system;
 
 /* Probes the machine: for each feature, finds the hierarchy that offers

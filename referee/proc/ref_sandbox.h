@@ -45,7 +45,7 @@ struct ref_sandbox {
     char     init[4096];         /* path of the init (arena-bot-init) */
     char     sdk[4096];          /* the arena's sdk/ folder, shown read-only */
     char     isolation[256];     /* for the record: "auto env,cgroup(...),uid,ns" */
-    char     missing[512];       /* what is missing and why; "" when nothing */
+    char     missing[1024];      /* what is missing and why; "" when nothing */
 };
 
 /* Parses "auto", "none", "strict": 0, or -1. */

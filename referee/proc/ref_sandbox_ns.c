@@ -268,11 +268,14 @@ void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
 {
     static const char *const bwraps[] = { "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap",
                                           NULL };
+    /* Beside the referee first (an installed or copied tree: build/referee/
+     * in a checkout, the image's /opt/arena/build/referee/), then this
+     * build's own. */
     char sibling[PATH_MAX], sdk_sibling[PATH_MAX];
     cli_sibling("arena-bot-init", sibling, sizeof sibling);
-    cli_sibling("../sdk", sdk_sibling, sizeof sdk_sibling);
+    cli_sibling("../../sdk", sdk_sibling, sizeof sdk_sibling);
     const char *const inits[] = { sibling, REF_INIT_PATH, NULL };
-    const char *const sdks[] = { REF_SDK_DIR, sdk_sibling, NULL };
+    const char *const sdks[] = { sdk_sibling, REF_SDK_DIR, NULL };
     if (find_file(sb->bwrap, sizeof sb->bwrap, bwraps, X_OK) < 0) {
         snprintf(why, size, "no bubblewrap (install Debian's bubblewrap)");
         return;
