@@ -151,6 +151,7 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     char err[512];
     const char *referee_flag = NULL;
     double ceiling = spec->wall_ceiling_pct / 100.0, *wall_ceiling = &ceiling;
+    ref_sandbox_mode mode;
     const game_api *g = game_cli_game(argc, argv, err, sizeof err);
     if (!g)
         return ac_fail("%s", err);
@@ -190,6 +191,9 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
         CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's real memory (its cgroup; where there "
                 "is none, its address space, which sanitizer builds of bots need lifted with 0) "
                 "(default 4096)", &spec->memory_mb, 0, (int64_t)1 << 30),
+        CLI_ARG("--sandbox", CLI_STR, "MODE", "the local workers' bots: auto, strict or none, "
+                "as for referee play (default $ARENA_SANDBOX, else auto; docs/SECURITY.md)",
+                &run->sandbox),
         CLI_ARG("--listen", CLI_STR, "ENDPOINT", "also take remote workers (tcp://*:7000; port "
                 "* picks one, shown): referee worker --connect tcp://HOST:PORT; a lost worker's "
                 "match is handed out again", &run->remote.listen),
@@ -223,7 +227,8 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     } else if (got < 0) {
         rc = ac_fail(strncmp(err, "unknown option", 14) ? "%s" : "%s (see arena tournament --help)",
                   err);
-    } else if (fit_format(spec, o, err, sizeof err) < 0) {
+    } else if (fit_format(spec, o, err, sizeof err) < 0 ||
+               ref_sandbox_mode_choose(run->sandbox, &mode, err, sizeof err) < 0) {
         rc = ac_fail("%s", err);
     } else if (referee_flag) {
         snprintf(referee, referee_size, "%s", referee_flag);

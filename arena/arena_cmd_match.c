@@ -123,9 +123,14 @@ int ac_rerun(int argc, char **argv)
         puts("usage: arena rerun MATCH_ID [--logs]\n"
              "Plays the match again (same bots, seed, options, time control) and compares it\n"
              "with the stored one; where they differ, names the first decision that does,\n"
-             "its seat and bot. --logs prints each seat's log of the rerun.");
+             "its seat and bot. --logs prints each seat's log of the rerun. Its bots are\n"
+             "sandboxed as $ARENA_SANDBOX says, else auto.");
         return ac_help(argc, argv) ? 0 : 2;
     }
+    ref_sandbox_mode mode;
+    char why[512];
+    if (ref_sandbox_mode_choose(NULL, &mode, why, sizeof why) < 0)
+        return ac_fail("%s", why);
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
@@ -139,6 +144,7 @@ int ac_rerun(int argc, char **argv)
     }
     ref_config c;
     ref_config_default(&c);
+    c.sandbox = mode;
     arena_tournament t;
     arena_spec spec;
     if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&

@@ -43,6 +43,7 @@ typedef struct worker {
 struct arena_pool {
     void    *ctx, *sock;
     char     dir[64], endpoint[128], referee[1024];
+    char     sandbox[16];         /* the local workers' --sandbox MODE, "" for theirs */
     char     listening[256];      /* the tcp endpoint bound, port resolved */
     worker   workers[MAX_WORKERS];
     int      nworkers;
@@ -94,7 +95,11 @@ static int start_local(arena_pool *p, char *err, size_t size)
             if (CPU_COUNT(&one))
                 sched_setaffinity(0, sizeof one, &one);
         }
-        execl(p->referee, p->referee, "worker", "--connect", p->endpoint, (char *)NULL);
+        if (p->sandbox[0])
+            execl(p->referee, p->referee, "worker", "--connect", p->endpoint, "--sandbox",
+                  p->sandbox, (char *)NULL);
+        else
+            execl(p->referee, p->referee, "worker", "--connect", p->endpoint, (char *)NULL);
         fprintf(stderr, "arena: cannot run %s: %s\n", p->referee, strerror(errno));
         _exit(127);
     }
@@ -127,7 +132,7 @@ static int start_curve(arena_pool *p, const arena_remote *r, char *err, size_t s
     return zauth_server(p->sock, secret, err, size);
 }
 
-arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee,
+arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee, const char *sandbox,
                              const arena_remote *remote, char *err, size_t size)
 {
     const char *listen = remote ? remote->listen : NULL;
@@ -149,6 +154,7 @@ arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee,
     msgpack_sbuffer_init(&p->sb);
     p->affinity = affinity;
     snprintf(p->referee, sizeof p->referee, "%s", referee);
+    snprintf(p->sandbox, sizeof p->sandbox, "%s", sandbox ? sandbox : "");
     snprintf(p->dir, sizeof p->dir, "/tmp/arena-pool-XXXXXX");
     if (!mkdtemp(p->dir)) {
         snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));

@@ -59,12 +59,13 @@ typedef struct arena_remote {
     const char *curve_workers;    /* the admitted workers' public keys, one a line */
 } arena_remote;
 
-/* Starts `workers` local workers running `referee`, with `affinity` each
- * on its own CPU (the k-th of those the arena may use, cyclically: bots
- * inherit it; a bot may still change its own); remote->listen (remote
- * may be NULL) also accepts remote workers there (and then `workers` may
- * be 0). NULL with err on failure. */
-arena_pool *arena_pool_start(int workers, int affinity, const char *referee,
+/* Starts `workers` local workers running `referee` (`referee worker
+ * --sandbox MODE` when sandbox names one; NULL: the workers' default),
+ * with `affinity` each on its own CPU (the k-th of those the arena may use,
+ * cyclically: bots inherit it; a bot may still change its own);
+ * remote->listen (remote may be NULL) also accepts remote workers there
+ * (and then `workers` may be 0). NULL with err on failure. */
+arena_pool *arena_pool_start(int workers, int affinity, const char *referee, const char *sandbox,
                              const arena_remote *remote, char *err, size_t size);
 /* Hands out at most `jobs` at once from now on (at least 1), however many
  * workers are ready: the arena lowers its concurrency this way when the

@@ -463,7 +463,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     arena_pool *pool = NULL;
     if (total > ndone) {
         int workers = run->concurrency < total - ndone ? run->concurrency : total - ndone;
-        pool = arena_pool_start(workers, run->affinity, run->referee, &run->remote, err, size);
+        pool = arena_pool_start(workers, run->affinity, run->referee, run->sandbox, &run->remote,
+                                err, size);
         concurrency = workers;
         if (!pool)
             return -1;

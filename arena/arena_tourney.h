@@ -34,6 +34,7 @@ typedef struct arena_run {
     int  affinity;                /* each local worker (a match at a time) on its own CPU */
     int  force;                   /* --force-concurrency: more thinking bots than cores */
     const char *referee;          /* path to the referee binary */
+    const char *sandbox;          /* the local workers' --sandbox MODE, or NULL: theirs */
     arena_remote remote;          /* remote workers: endpoint and keys, or none */
     int  quiet;                   /* no progress */
     int64_t log_bytes;            /* each seat's log kept per match, cut to this; 0: none */

@@ -127,13 +127,15 @@ static const char worker_usage[] =
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
-    "  --sandbox MODE      auto, strict or none, as for referee play (default auto)\n"
+    "  --sandbox MODE      auto, strict or none, as for referee play (default\n"
+    "                      $ARENA_SANDBOX, else auto)\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
     "  --curve-key F       with this worker's secret key (arena keygen)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
+    const char *sandbox = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
             o->endpoint = argv[++i];
@@ -145,9 +147,8 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             o->curve_server = argv[++i];
         else if (!strcmp(argv[i], "--curve-key") && i + 1 < argc)
             o->curve_key = argv[++i];
-        else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc &&
-                 ref_sandbox_mode_parse(argv[i + 1], &o->sandbox) == 0)
-            i++;
+        else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc)
+            sandbox = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -159,6 +160,11 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
     }
     if (!o->endpoint) {
         fprintf(stderr, "referee: worker needs --connect ENDPOINT (the arena's address)\n");
+        return -1;
+    }
+    char err[160];
+    if (ref_sandbox_mode_choose(sandbox, &o->sandbox, err, sizeof err) < 0) {
+        fprintf(stderr, "referee: worker: %s\n", err);
         return -1;
     }
     if (!o->curve_server != !o->curve_key) {

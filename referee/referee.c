@@ -111,8 +111,8 @@ static int play_with(play_args *a, game_options *options)
     if (strcmp(a->transport, "ipc") && strcmp(a->transport, "tcp"))
         return die("--transport must be ipc or tcp, not '%s'", a->transport);
     c->transport = a->transport;
-    if (ref_sandbox_mode_parse(a->sandbox, &c->sandbox) < 0)
-        return die("--sandbox must be auto, none or strict, not '%s'", a->sandbox);
+    if (ref_sandbox_mode_choose(a->sandbox, &c->sandbox, err, sizeof err) < 0)
+        return die("%s", err);
     if (ref_clock_mode_parse(a->clock, &c->clock_mode) < 0)
         return die("--clock must be cpu or wall, not '%s'", a->clock);
     c->limits.cpu_seconds = (unsigned)a->cpu_seconds;
@@ -164,7 +164,6 @@ static int cmd_play(int argc, char **argv)
     a.cpu_seconds = a.c.limits.cpu_seconds;
     a.memory_mb = (int64_t)(a.c.limits.memory_bytes >> 20);
     a.cpus = a.c.limits.cpu_millis / 1000.0;
-    a.sandbox = "auto";
     a.clock = ref_clock_mode_name(a.c.clock_mode);
     a.max_processes = a.c.limits.max_processes;
     a.max_files = a.c.limits.max_open_files;
@@ -197,7 +196,8 @@ static int cmd_play(int argc, char **argv)
         CLI_ARG("--transport", CLI_STR, "T", "ipc or tcp (default ipc)", &a.transport),
         CLI_ARG("--sandbox", CLI_STR, "MODE", "auto: isolate each bot as far as this machine "
                 "allows, and say once what is missing; strict: refuse to run without every "
-                "layer; none: the referee's environment (default auto; docs/SECURITY.md)",
+                "layer; none: the referee's environment (default $ARENA_SANDBOX, else auto; "
+                "docs/SECURITY.md)",
                 &a.sandbox),
         CLI_NUM("--memory-mb", CLI_I64, "N", "real memory of each bot (its cgroup; without one, "
                 "its address space) (default 2048; 0: no limit)", &a.memory_mb, 0, 1 << 20),

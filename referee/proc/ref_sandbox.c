@@ -47,6 +47,17 @@ int ref_sandbox_mode_parse(const char *text, ref_sandbox_mode *mode)
     return -1;
 }
 
+int ref_sandbox_mode_choose(const char *flag, ref_sandbox_mode *mode, char *err, size_t size)
+{
+    const char *env = getenv("ARENA_SANDBOX");
+    const char *text = flag ? flag : env && *env ? env : "auto";
+    if (ref_sandbox_mode_parse(text, mode) == 0)
+        return 0;
+    snprintf(err, size, "%s must be auto, none or strict, not '%s'",
+             flag ? "--sandbox" : "ARENA_SANDBOX", text);
+    return -1;
+}
+
 void ref_sandbox_note_once(const char *fmt, ...)
 {
     static int told;

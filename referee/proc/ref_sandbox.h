@@ -50,6 +50,11 @@ struct ref_sandbox {
 
 /* Parses "auto", "none", "strict": 0, or -1. */
 int ref_sandbox_mode_parse(const char *text, ref_sandbox_mode *mode);
+/* The mode a program runs its bots in: `flag` (a --sandbox value) when
+ * given, else $ARENA_SANDBOX when set (an operator's default for every
+ * referee of a machine or container), else auto. 0, or -1 with a message
+ * naming where the bad value came from. */
+int ref_sandbox_mode_choose(const char *flag, ref_sandbox_mode *mode, char *err, size_t size);
 
 /* The sandbox for this process in this mode, probed on first use and kept
  * (a worker plays many matches). In auto mode, the first call that finds

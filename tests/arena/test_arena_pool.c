@@ -62,7 +62,7 @@ static void test_another_protocol_is_refused(void **state)
     FILE *f = freopen(log, "w", stderr);
     assert_non_null(f);
     arena_remote remote = { .listen = endpoint };
-    arena_pool *p = arena_pool_start(0, 0, "/bin/true", &remote, err, sizeof err);
+    arena_pool *p = arena_pool_start(0, 0, "/bin/true", NULL, &remote, err, sizeof err);
     assert_non_null(p);
     void *ctx = zmq_ctx_new(), *old = zmq_socket(ctx, ZMQ_DEALER), *good = zmq_socket(ctx, ZMQ_DEALER);
     int linger = 0;

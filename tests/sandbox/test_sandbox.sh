@@ -5,13 +5,15 @@
 # cleanly. The bots that must not be harmed have ARENA_VICTIM=1 in their
 # environment (hostile.c attacks only those) and --marker=victim.
 #
-# usage: test_sandbox.sh REFEREE HOSTILE RANDOM ARENA [TEST...]
+# usage: test_sandbox.sh REFEREE HOSTILE RANDOM ARENA SQL [TEST...]
+# (SQL: tests/arena's arena_e2e_sql, to read stored records)
 # Needs root and bubblewrap (CI has both); elsewhere it says so and skips.
 set -euo pipefail
-[ $# -ge 4 ] || { echo "usage: $0 REFEREE HOSTILE RANDOM ARENA [TEST...]" >&2; exit 2; }
+[ $# -ge 5 ] || { echo "usage: $0 REFEREE HOSTILE RANDOM ARENA SQL [TEST...]" >&2; exit 2; }
 REF=$(readlink -f "$1") HOSTILE=$(readlink -f "$2") RANDOM_BOT=$(readlink -f "$3")
-ARENA=$(readlink -f "$4")
-shift 4
+ARENA=$(readlink -f "$4") SQL=$(readlink -f "$5")
+shift 5
+unset ARENA_SANDBOX
 ROOT=$(mktemp -d /tmp/sandbox-test.XXXXXX)
 chmod 755 "$ROOT"          # the bots' users may read what the tests give them
 ARENA_GROUP=
@@ -160,6 +162,35 @@ test_isolation_recorded() {
   field isolation | grep -q "^strict env cgroup(.*) uid ns(" || fail "isolation: $(field isolation)"
   play "$VICTIM" "$VICTIM" --sandbox none --memory-mb 0
   [ "$(field isolation)" = none ] || fail "isolation: $(field isolation)"
+  # An operator's default for every referee; the flag wins over it.
+  ARENA_SANDBOX=none play "$VICTIM" "$VICTIM" --memory-mb 0
+  [ "$(field isolation)" = none ] || fail "ARENA_SANDBOX=none: $(field isolation)"
+  ARENA_SANDBOX=none play "$VICTIM" "$VICTIM" --sandbox strict
+  field isolation | grep -q "^strict " || fail "--sandbox over ARENA_SANDBOX: $(field isolation)"
+  local err
+  err=$(ARENA_SANDBOX=bogus "$REF" play --bot x --bot y 2>&1 >/dev/null) && fail "accepted"
+  [[ "$err" == *"ARENA_SANDBOX must be auto, none or strict, not 'bogus'"* ]] ||
+    fail "unclear error: $err"
+  err=$("$REF" play --sandbox bogus --bot x --bot y 2>&1 >/dev/null) && fail "accepted"
+  [[ "$err" == *"--sandbox must be auto, none or strict"* ]] || fail "unclear error: $err"
+  err=$("$REF" worker --connect ipc:///nowhere --sandbox bogus 2>&1 >/dev/null) &&
+    fail "worker accepted --sandbox bogus"
+  [[ "$err" == *"--sandbox must be auto, none or strict"* ]] || fail "unclear error: $err"
+  # An arena's local workers play in the mode its tournament names.
+  DB=$T/arena.db
+  "$ARENA" --db "$DB" bot add v1 --cmd "$VICTIM" >/dev/null
+  "$ARENA" --db "$DB" bot add v2 --cmd "$VICTIM" >/dev/null
+  err=$("$ARENA" --db "$DB" tournament --sandbox bogus 2>&1 >/dev/null) &&
+    fail "arena tournament --sandbox bogus accepted"
+  [[ "$err" == *"--sandbox must be auto, none or strict"* ]] || fail "unclear error: $err"
+  local mode
+  for mode in none strict; do
+    "$ARENA" --db "$DB" tournament --sandbox $mode --games 2 --concurrency 1 --round-limit 6 \
+      --seed ${#mode} --quiet >"$T/out" 2>"$T/err" || fail "tournament: $(cat "$T/err")"
+    "$SQL" "$DB" "SELECT record FROM matches ORDER BY id DESC LIMIT 2" >"$T/rec"
+    [ "$(grep -c "^isolation ${mode/strict/strict }" "$T/rec")" = 2 ] ||
+      fail "arena --sandbox $mode: $(grep ^isolation "$T/rec")"
+  done
 }
 
 # ---- through the arena ---------------------------------------------------------
