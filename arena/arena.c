@@ -426,17 +426,21 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
 static int cmd_report(int argc, char **argv, const char *what)
 {
     if (ac_help(argc, argv)) {
-        printf("usage: arena %s [--tournament ID] [--format table|csv|json]%s\n", what,
+        printf("usage: arena %s [--tournament ID%s] [--format table|csv|json]%s\n", what,
+               strcmp(what, "matches") ? " | --ladder NAME" : "",
                !strcmp(what, "standings") ? " [--players N]" : "");
         return 0;
     }
     int64_t tid = 0, players = 0;
+    const char *ladder = NULL;
     int format = ARENA_TABLE;
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--tournament") && val) {
             if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
                 return ac_fail("--tournament wants a tournament number, not '%s'", val);
+        } else if (!strcmp(argv[i], "--ladder") && val && strcmp(what, "matches")) {
+            ladder = val;
         } else if (!strcmp(argv[i], "--format") && val) {
             if ((format = arena_report_format(val)) < 0)
                 return ac_fail("--format must be table, csv or json, not '%s'", val);
@@ -453,11 +457,21 @@ static int cmd_report(int argc, char **argv, const char *what)
         return 2;
     char err[512];
     arena_tournament t;
+    arena_ladder l;
     arena_match_filter f = { .tournament_id = tid, .seats = (int)players };
+    if (tid && arena_db_tournament_get(db, tid, &t) != 0) {
+        arena_db_close(db);
+        return ac_fail("no tournament %" PRId64, tid);
+    }
+    if (ladder && (tid || arena_db_ladder_get(db, ladder, &l) != 0)) {
+        arena_db_close(db);
+        return ac_fail(tid ? "--ladder and --tournament choose different matches: give one"
+                           : "no ladder named '%s'", ladder);
+    }
+    if (ladder)
+        f.ladder_id = l.id;
     int rc = 0;
-    if (tid && arena_db_tournament_get(db, tid, &t) != 0)
-        rc = ac_fail("no tournament %" PRId64, tid);
-    else if (!strcmp(what, "matches"))
+    if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
     else if (!strcmp(what, "crosstable") &&
              arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0)

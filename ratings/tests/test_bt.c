@@ -36,6 +36,7 @@ static int fit(int n, const rt_pair *pairs, size_t n_pairs, double prior,
     rt_bt_default_options(&o);
     o.prior_draws = prior;
     o.sigma_mode = mode;
+    o.dispersion = 0;         /* the closed forms below are of the win/loss information */
     o.anchor_player = anchor_player;
     o.anchor = anchor;
     o.tolerance = 1e-9;
@@ -256,6 +257,40 @@ static void test_disconnected(void **state)
     assert_near(r[0], -r[1], 1e-6);
     assert_near(r[2], -r[3], 1e-6);
     assert_true(r[0] > 0 && r[3] > 0);
+}
+
+/* With draws, the sigmas shrink by the square root of the dispersion:
+ * Pearson's statistic per degree of freedom. 60-20-20 at p = 0.7:
+ * (60 * 0.3^2 + 20 * 0.2^2 + 20 * 0.7^2) / 0.21 / (100 - 1) = 0.76960. */
+static void test_dispersion(void **state)
+{
+    (void)state;
+    rt_bt_options o;
+    rt_bt_default_options(&o);
+    o.prior_draws = 0.0;
+    o.sigma_mode = RT_BT_SIGMA_EXACT;
+    assert_int_equal(o.dispersion, 1);                       /* on by default */
+    rt_pair p = {0, 1, 60, 20, 20};
+    double r[2], s[2];
+    rt_bt_info info;
+    assert_int_equal(rt_bt_fit(2, &p, 1, &o, NULL, 0, r, s, &info), RT_OK);
+    double phi = (60 * 0.09 + 20 * 0.04 + 20 * 0.49) / 0.21 / 99;
+    assert_near(info.dispersion, phi, 1e-9);
+    double sd_diff = EPN * sqrt(1.0 / (100 * 0.7 * 0.3));
+    assert_near(s[0], sd_diff / 2 * sqrt(phi), 1e-6);
+    assert_near(r[0] - r[1], 400.0 * log10(0.7 / 0.3), 1e-6);  /* ratings unchanged */
+
+    /* No draws: wins and losses are what the model counts; exactly 1. */
+    rt_pair q = {0, 1, 70, 0, 30};
+    assert_int_equal(rt_bt_fit(2, &q, 1, &o, NULL, 0, r, s, &info), RT_OK);
+    assert_true(info.dispersion == 1.0);
+    assert_near(s[0], EPN * sqrt(1.0 / (100 * 0.7 * 0.3)) / 2, 1e-6);
+
+    /* Every game drawn: the floor, not a zero interval. */
+    rt_pair d = {0, 1, 0, 50, 0};
+    assert_int_equal(rt_bt_fit(2, &d, 1, &o, NULL, 0, r, s, &info), RT_OK);
+    assert_true(info.dispersion == RT_BT_MIN_DISPERSION);
+    assert_true(s[0] > 0);
 }
 
 /* Player 2 never played: theta_2 = 0 exactly (0.5 = sigmoid(theta_2)); its
@@ -534,6 +569,7 @@ int run_bt_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_players_closed_form),
+        cmocka_unit_test(test_dispersion),
         cmocka_unit_test(test_two_players_prior),
         cmocka_unit_test(test_all_wins),
         cmocka_unit_test(test_three_transitive),

@@ -3,6 +3,7 @@
  * keeps in the database: its row, its matches (each stored once), each
  * bot's forfeits in a row, and the rating history of its fits.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "arena_report.h"
 #include "db_test.h"
 
 static int64_t add_version(arena_db *db, const char *name, const char *version)
@@ -197,6 +199,20 @@ static void test_ladder_rows(void **state)
     assert_int_equal(arena_db_match_list(db, &f, &list), 5);
     assert_int_equal(list[0].ladder_id, id);
     free(list);
+
+    /* Standings of the ladder alone: a match outside it is not counted. */
+    m = match2(a, b, 1.0, 16);
+    store_ok(db, &m);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, &f, ARENA_JSON, out, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "\"bot\": \"alice\""));
+    assert_non_null(strstr(text, "\"bot\": \"bob\""));
+    assert_null(strstr(text, "\"games\": 6"));
+    assert_non_null(strstr(text, "\"games\": 5"));
+    free(text);
 
     /* Rating history: a fit per refresh, a row per bot. */
     arena_fit_row rows[2] = { { a, -20, 50, 5 }, { b, 20, 50, 5 } };
