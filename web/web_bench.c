@@ -45,7 +45,9 @@ static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double
     while (g->to_move(s) >= 0) {
         int n = g->legal(s, legal);
         game_action a = legal[arena_fill_rand(&rng) % (uint64_t)n];
-        ref_record_add(&r, g->to_move(s), a, 1000, 0);
+        ref_decision d = { .action = a, .micros = 1000, .cpu_us = REF_UNMEASURED,
+                           .wait_us = REF_UNMEASURED, .seat = (uint8_t)g->to_move(s) };
+        ref_record_add(&r, &d);
         g->apply(s, a);
     }
     g->result(s, r.score, r.reason, sizeof r.reason, r.detail, sizeof r.detail);
