@@ -108,7 +108,9 @@ echo "reports: as the old arena printed them"
 #    comes from the columns the migration filled from its key.
 stored=$(sql 'SELECT count(*) FROM matches WHERE tournament_id = 3')
 [ "$stored" -lt 16 ] || fail "the fixture's tournament 3 is not unfinished"
-A tournament --resume --concurrency 2 >"$tmp/out" 2>"$tmp/err" || fail "resume: $(cat "$tmp/err")"
+#    Its clock is the wall clock with bots pondering, as the old arena's was:
+#    one match at a time is what two cores have room for.
+A tournament --resume --concurrency 1 >"$tmp/out" 2>"$tmp/err" || fail "resume: $(cat "$tmp/err")"
 grep -q "^arena: resuming tournament 3: $stored of 16 matches stored" "$tmp/err" ||
   fail "resume said: $(head -3 "$tmp/err")"
 [ "$(sql "SELECT count(*), sum(elo_k = 24), sum(options LIKE '%setup=draft%'), sum(game = '$legacy')
@@ -123,9 +125,10 @@ A standings --tournament 1 --format csv >"$tmp/standings-t1.csv"
 strip_game standings-t1.csv
 echo "resume: tournament 3 finished from its stored columns"
 
-# 3. The command that ran tournament 3 finds it, with nothing left to play.
+# 3. The command that ran tournament 3 finds it, with nothing left to play,
+#    once it names the old arena's time control (the wall clock, pondering).
 A tournament --format gauntlet greedy random random7 --games 8 --setup draft --elo-k 24 \
-  --move-ms 2000 --seed 9 --memory-mb 0 --concurrency 2 >"$tmp/out" 2>"$tmp/err" ||
+  --move-ms 2000 --seed 9 --memory-mb 0 --clock wall --ponder --concurrency 1 >"$tmp/out" 2>"$tmp/err" ||
   fail "the same command: $(cat "$tmp/err")"
 grep -q "^tournament 3 finished" "$tmp/out" || fail "the same command: $(head -3 "$tmp/out")"
 [ "$(sql 'SELECT count(*) FROM tournaments')" = 3 ] || fail "the same command made a tournament"
