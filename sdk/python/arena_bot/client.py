@@ -90,19 +90,25 @@ def _hook(bot, name):
 
 
 def run(bot, name: str = "bot", version: str = "1", endpoint: str | None = None,
-        token: str | None = None) -> Result:
+        token: str | None = None, timeout_s: float | None = None) -> Result:
     """Plays one match for `bot` and returns the Result from "end".
 
     A choice may be an Action of request.actions, an int index or notation
     text; anything else raises InvalidChoice (the bot then dies, and the
-    referee records a crash: better than a silent wrong move)."""
+    referee records a crash: better than a silent wrong move).
+
+    timeout_s bounds the wait for each message from the referee (None: no
+    bound, the referee ends its bots itself); past it run() raises
+    ProtocolError, so a referee that died never leaves the bot waiting."""
     decide = _decider(bot)
     on_welcome, on_update, on_end = (_hook(bot, h) for h in ("on_welcome", "on_update", "on_end"))
     conn = Connection(name, version, endpoint, token)
     seat = game = None
     try:
         while True:
-            msg = conn.receive()
+            msg = conn.receive(None if timeout_s is None else max(1, int(timeout_s * 1000)))
+            if msg is None:
+                raise ProtocolError(f"no message from the referee in {timeout_s:g} s")
             kind = msg["type"]
             if kind == "request":
                 try:

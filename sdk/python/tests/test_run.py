@@ -32,38 +32,51 @@ def request(rid, texts):
 TEXTS = ["deploy archer d4", "claim archer", "pass archer"]
 
 
+# The bounds that keep a broken test from hanging the suite, far above what
+# a loaded machine needs: the fake's wait for the hello, and run()'s wait
+# for each message (a fake that died would otherwise leave run() waiting).
+HELLO_WAIT_MS = 60000
+RUN_TIMEOUT_S = 60
+
+
 class FakeReferee(threading.Thread):
     """Sends `script` (maps, or raw bytes) in order; after each request it
-    waits for the bot's answer. Always ends with an "end", so run() returns."""
+    waits up to timeout_ms for the bot's answer. Once it has the hello it
+    always ends with an "end", even when it gives up, so run() returns."""
 
-    def __init__(self, script, timeout_ms=5000):
+    def __init__(self, script, timeout_ms=30000):
         super().__init__(daemon=True)
         self.dir = tempfile.TemporaryDirectory()
         self.endpoint = f"ipc://{self.dir.name}/seat0"
         self.sock = zmq.Context.instance().socket(zmq.ROUTER)
         self.sock.setsockopt(zmq.LINGER, 0)
-        self.sock.setsockopt(zmq.RCVTIMEO, timeout_ms)
         self.sock.bind(self.endpoint)
+        self.timeout_ms = timeout_ms
         self.script, self.hello, self.answers, self.failure = script, None, [], None
 
     def run(self):
+        # Without the hello there is no identity to send the "end" to: wait
+        # for it as long as a loaded machine may take, not the answer's time.
+        if not self.sock.poll(HELLO_WAIT_MS):
+            self.failure = TimeoutError("no hello")
+            return
+        ident, data = self.sock.recv_multipart()
+        self.hello = msgpack.unpackb(data)
         try:
-            ident, data = self.sock.recv_multipart()
-            self.hello = msgpack.unpackb(data)
             for msg in self.script:
                 self.sock.send_multipart([ident, msg if isinstance(msg, bytes) else wire.pack(msg)])
                 if isinstance(msg, dict) and msg["type"] == "request":
+                    if not self.sock.poll(self.timeout_ms):
+                        raise TimeoutError(f"no answer to request {msg['id']}")
                     self.answers.append(msgpack.unpackb(self.sock.recv_multipart()[1]))
         except Exception as e:  # noqa: BLE001 - reported by the test
             self.failure = e
-            if self.hello is None:
-                return
         self.sock.send_multipart([ident, wire.pack({"type": "end", "scores": [0.0, 1.0],
                                                     "reason": "timeout", "culprit": 0,
                                                     "detail": "the fake referee gave up"})])
 
     def finish(self):
-        self.join(10)
+        self.join()     # every wait in run() is bounded
         self.sock.close(0)
         self.dir.cleanup()
 
@@ -90,13 +103,14 @@ class Recorder:
 
 
 class RunTest(unittest.TestCase):
-    def play(self, bot, script, timeout_ms=5000, **kw):
+    def play(self, bot, script, timeout_ms=30000, **kw):
         ref = FakeReferee(script, timeout_ms)
         ref.start()
         self.stderr = io.StringIO()
         try:
             with contextlib.redirect_stderr(self.stderr):
-                return ref, arena_bot.run(bot, endpoint=ref.endpoint, token=TOKEN, **kw)
+                return ref, arena_bot.run(bot, endpoint=ref.endpoint, token=TOKEN,
+                                          timeout_s=RUN_TIMEOUT_S, **kw)
         finally:
             ref.finish()
 
@@ -137,6 +151,22 @@ class RunTest(unittest.TestCase):
     def test_invalid_choice_raises(self):
         with self.assertRaisesRegex(InvalidChoice, "index 3 is out of range"):
             self.play(lambda req: 3, [request(6, TEXTS)], timeout_ms=100)
+
+    def test_silent_referee_ends_the_run(self):
+        # A referee that took the hello and then died says nothing more:
+        # run() gives up after timeout_s instead of waiting forever.
+        with tempfile.TemporaryDirectory() as d:
+            sock = zmq.Context.instance().socket(zmq.ROUTER)
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.bind(f"ipc://{d}/seat0")
+            try:
+                with self.assertRaisesRegex(arena_bot.ProtocolError,
+                                            "no message from the referee in 0.2 s"):
+                    arena_bot.run(lambda r: 0, endpoint=f"ipc://{d}/seat0", token=TOKEN,
+                                  timeout_s=0.2)
+                self.assertTrue(sock.poll(RUN_TIMEOUT_S * 1000))  # the hello had come
+            finally:
+                sock.close(0)
 
     def test_not_a_bot(self):
         with self.assertRaises(TypeError):
