@@ -48,6 +48,20 @@ new_test() {
 }
 ar() { "$ARENA" --db "$DB" "$@"; }
 
+# How long a step may take before the test calls it stuck: far above what a
+# loaded 2-core machine needs, since every wait below ends as soon as its
+# condition holds (the bound only matters when something is broken).
+PATIENCE=120
+
+# Runs COMMAND every 50 ms until it succeeds (0) or $PATIENCE seconds pass (1).
+eventually() {
+  local deadline=$((SECONDS + PATIENCE))
+  until "$@"; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.05
+  done
+}
+
 add_two() {
   ar bot add r --cmd "$RANDOM_BOT" >/dev/null
   ar bot add g --cmd "$GREEDY_BOT" >/dev/null
@@ -57,19 +71,25 @@ add_two() {
 # (default: any port), stderr in $T/arena.err; sets ARENA_PID and ENDPOINT,
 # the address it printed for workers.
 start_arena() {
+  # The files exist before the background job starts, so that nothing
+  # reads them before its redirections have made them.
+  : >"$T/arena.out"
+  : >"$T/arena.err"
   ar tournament --quiet --concurrency 0 --listen "${LISTEN:-tcp://127.0.0.1:*}" "$@" \
-    >"$T/arena.out" 2>"$T/arena.err" &
+    >>"$T/arena.out" 2>>"$T/arena.err" &
   ARENA_PID=$!
   PIDS+=("$ARENA_PID")
-  local i
-  for i in $(seq 200); do
-    ENDPOINT=$(sed -n 's/^arena: workers connect to \(tcp:[^ ]*\) .*/\1/p' "$T/arena.err")
-    [ -n "$ENDPOINT" ] && return 0
-    kill -0 "$ARENA_PID" 2>/dev/null || break
-    sleep 0.05
-  done
+  ENDPOINT=
+  eventually endpoint_or_exit || true
+  [ -n "$ENDPOINT" ] && return 0
   cat "$T/arena.err" >&2
   fail "the arena printed no endpoint for workers"
+}
+
+# True once the arena printed its endpoint (in ENDPOINT) or has exited.
+endpoint_or_exit() {
+  ENDPOINT=$(sed -n 's/^arena: workers connect to \(tcp:[^ ]*\) .*/\1/p' "$T/arena.err")
+  [ -n "$ENDPOINT" ] || ! kill -0 "$ARENA_PID" 2>/dev/null
 }
 
 # Starts a worker; WORKER_PID. Its log is $T/$1.log.
@@ -81,19 +101,17 @@ start_worker() {
   PIDS+=("$WORKER_PID")
 }
 
-# Waits (at most $2 seconds) for pid $1 to exit; its status in WAITED.
+# Waits for pid $1, which is ending on its own, to exit; its status in WAITED.
 wait_exit() {
-  local i
-  for i in $(seq $(($2 * 20))); do
-    kill -0 "$1" 2>/dev/null || { WAITED=0; wait "$1" || WAITED=$?; return 0; }
-    sleep 0.05
-  done
-  fail "process $1 still running after $2 s"
+  eventually gone "$1" || fail "process $1 still running after $PATIENCE s"
+  WAITED=0
+  wait "$1" || WAITED=$?
 }
+gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # Waits for the arena to finish, successfully.
 arena_done() {
-  wait_exit "$ARENA_PID" 60
+  wait_exit "$ARENA_PID"
   [ "$WAITED" -eq 0 ] || fail "the arena failed: $(cat "$T/arena.err")"
 }
 
@@ -136,9 +154,8 @@ test_killed() {
   # The held bot tells the test through a file, and runs a bot from
   # another folder: no sandbox, which would show it neither.
   start_worker a --sandbox none
-  local a=$WORKER_PID i
-  for i in $(seq 400); do [ -e "$T/held" ] && break; sleep 0.05; done
-  [ -e "$T/held" ] || fail "worker a never started a match"
+  local a=$WORKER_PID
+  eventually test -e "$T/held" || fail "worker a never started a match"
   kill -9 "$a"
   start_worker b --sandbox none
   arena_done
@@ -169,7 +186,7 @@ test_stay() {
   arena_done
   [ "$(jobs_in w)" -eq 4 ] || fail "the worker played $(jobs_in w) matches, not 4"
   kill -TERM "$w"
-  wait_exit "$w" 10
+  wait_exit "$w"
   note "one worker served two arenas in a row"
 }
 
@@ -185,7 +202,7 @@ s = zmq.Context().socket(zmq.DEALER)
 s.setsockopt(zmq.LINGER, 2000)
 s.connect(sys.argv[1])
 s.send(msgpack.packb({"type": "ready", "protocol": 1, "pid": 1}))
-if not s.poll(20000):
+if not s.poll(120000):
     sys.exit("no job came")
 job = msgpack.unpackb(s.recv())
 assert job["type"] == "job", job
@@ -203,6 +220,8 @@ EOF
   note "a made-up answer was ignored; the held match went to a real worker"
 }
 
+both_refused() { grep -q "refused" "$T/unlisted.log" && grep -q "refused" "$T/plain.log"; }
+
 test_curve() {
   new_test curve
   add_two
@@ -213,11 +232,7 @@ test_curve() {
   start_arena --games 2 --curve-key "$T/arena" --curve-workers "$T/workers"
   start_worker unlisted --curve-server "$T/arena.pub" --curve-key "$T/unlisted"
   start_worker plain
-  local i
-  for i in $(seq 200); do
-    grep -q "refused" "$T/unlisted.log" && grep -q "refused" "$T/plain.log" && break
-    sleep 0.05
-  done
+  eventually both_refused || true
   grep -q "refused this worker (wrong or unknown key)" "$T/unlisted.log" ||
     fail "the unlisted worker was not told: $(cat "$T/unlisted.log")"
   grep -q "refused this worker" "$T/plain.log" || fail "the keyless worker was not told"
