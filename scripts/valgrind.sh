@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # Runs the unit-level test programs under valgrind (memcheck); any error or
 # leak fails. Usage: scripts/valgrind.sh BUILD_DIR
+# Each program gets at most VALGRIND_TIMEOUT seconds (default 900): a hang
+# fails its run instead of the whole CI job. The logs go to a folder of this
+# run's own, printed at the start.
 set -euo pipefail
 build=${1:-build}
+limit=${VALGRIND_TIMEOUT:-900}
+logs=$(mktemp -d "${TMPDIR:-/tmp}/valgrind.XXXXXX")
+echo "valgrind: logs in $logs"
 fail=0
 run() {
   local name=$1; shift
-  if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
-       "$@" >/tmp/valgrind-$name.log 2>&1; then
+  if timeout -k 10 "$limit" valgrind -q --error-exitcode=99 --leak-check=full \
+       --errors-for-leak-kinds=definite "$@" >"$logs/$name.log" 2>&1; then
     echo "valgrind: $name clean"
   else
-    echo "valgrind: $name FAILED (see /tmp/valgrind-$name.log)"; tail -30 /tmp/valgrind-$name.log
+    local rc=$?
+    [ $rc = 124 ] && echo "valgrind: $name still running after $limit s" >>"$logs/$name.log"
+    echo "valgrind: $name FAILED (see $logs/$name.log)"; tail -30 "$logs/$name.log"
     fail=1
   fi
 }
@@ -43,11 +51,11 @@ done
 run test_jw "$build/tests/web/test_jw"
 # The web server under valgrind while the HTTP tests hit every route.
 if WEB_SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
-   tests/web/test_web.sh "$build/arena/arena" "$build/referee/referee" "$build/agents/random" \
-   "$build/agents/greedy" "$build/tests/web/screenshots" http >/tmp/valgrind-web.log 2>&1; then
+   timeout -k 10 "$limit" tests/web/test_web.sh "$build/arena/arena" "$build/referee/referee" "$build/agents/random" \
+   "$build/agents/greedy" "$build/tests/web/screenshots" http >"$logs/web.log" 2>&1; then
   echo "valgrind: arena serve clean"
 else
-  echo "valgrind: arena serve FAILED (see /tmp/valgrind-web.log)"; tail -30 /tmp/valgrind-web.log
+  echo "valgrind: arena serve FAILED (see $logs/web.log)"; tail -30 "$logs/web.log"
   fail=1
 fi
 exit $fail
