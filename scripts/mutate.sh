@@ -128,17 +128,20 @@ for f in files:
         shutil.copymode(f, dst)
 for base, dirs, names in os.walk(src):
     rel = os.path.relpath(base, src)
-    if rel == "sdk/js":
+    if rel in ("sdk/js", "web"):
         dirs[:] = [d for d in dirs if d != "node_modules"]
     for n in names:
         r = os.path.normpath(os.path.join(rel, n))
-        if r not in keep and not (rel == "sdk/js" and n == "node_modules"):
+        if r not in keep and not (rel in ("sdk/js", "web") and n == "node_modules"):
             os.remove(os.path.join(base, n))
 ' "$src"
-  # The JavaScript SDK's installed packages, shared rather than copied.
-  if [ -d sdk/js/node_modules ] && [ ! -e "$src/sdk/js/node_modules" ]; then
-    ln -s "$root/sdk/js/node_modules" "$src/sdk/js/node_modules"
-  fi
+  # The npm packages (the JavaScript SDK's, the web's), shared rather than copied.
+  local dir
+  for dir in sdk/js web; do
+    if [ -d $dir/node_modules ] && [ ! -e "$src/$dir/node_modules" ]; then
+      ln -s "$root/$dir/node_modules" "$src/$dir/node_modules"
+    fi
+  done
 }
 
 [ $check = 1 ] && asan=1           # every mutation must apply
