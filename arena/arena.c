@@ -607,7 +607,7 @@ static const char usage[] =
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
-    "  bench                  matches per minute at concurrency 1 and 2\n"
+    "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"

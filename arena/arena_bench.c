@@ -1,7 +1,10 @@
 /*
- * arena_bench.c - how the arena scales with workers. The same tournament
- * (random against random, the same seeds) runs at concurrency 1 and then 2,
- * each into a fresh database, and the rates are compared in one run.
+ * arena_bench.c - how the arena scales with workers, and what the fair
+ * clocks cost it. The same tournament (random against random, the same
+ * seeds) runs at concurrency 1 and 2 under the default time control (the
+ * CPU clock, bots frozen between turns) and at 2 under --clock wall, each
+ * into a fresh database, in interleaved rounds so that the machine's noise
+ * hits all three alike; the ratios are taken round by round.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -16,12 +19,15 @@
 #include "clk.h"
 #include "ref_log.h"
 
-/* Matches per minute for one tournament at `concurrency`; < 0 on error. */
-static double run_once(const char *dir, int concurrency, int games, const char *referee,
-                       const char *bot)
+#define ROUNDS 3
+
+/* Matches per minute for one tournament at `concurrency` on `clock`; < 0
+ * on error. */
+static double run_once(const char *dir, int concurrency, const char *clock, int games,
+                       const char *referee, const char *bot)
 {
     char path[256], err[512];
-    snprintf(path, sizeof path, "%s/c%d.db", dir, concurrency);
+    snprintf(path, sizeof path, "%s/c%d-%s.db", dir, concurrency, clock);
     arena_db *db;
     if (arena_db_open(&db, path, 1, err, sizeof err) < 0) {
         fprintf(stderr, "arena: bench: %s\n", err);
@@ -30,6 +36,7 @@ static double run_once(const char *dir, int concurrency, int games, const char *
     arena_spec spec;
     arena_spec_default(&spec);
     spec.games = games;
+    snprintf(spec.clock, sizeof spec.clock, "%s", clock);
     for (int i = 0; i < 2; i++) {
         arena_bot b;
         memset(&b, 0, sizeof b);
@@ -59,18 +66,34 @@ static double run_once(const char *dir, int concurrency, int games, const char *
     return games / (t / 60);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..ROUNDS), and its range in lo, hi. */
+static double median(double *v, double *lo, double *hi)
+{
+    qsort(v, ROUNDS, sizeof *v, by_value);
+    *lo = v[0];
+    *hi = v[ROUNDS - 1];
+    return v[ROUNDS / 2];
+}
+
 int arena_bench_main(int argc, char **argv, const char *referee, const char *bot)
 {
     int games = 60;
     char err[256];
     const cli_flag flags[] = {
-        CLI_NUM("--games", CLI_INT, "N", "matches per measurement, even (default 60)", &games, 2,
-                1000000),
+        CLI_NUM("--games", CLI_INT, "N", "matches per measurement, a multiple of 6 (default 60)",
+                &games, 6, 1000000),
         CLI_END,
     };
     int got = cli_parse(flags, argc, argv, NULL, NULL, 0, err, sizeof err);
     if (got == 1) {
-        printf("usage: arena bench [--games N]   matches per minute at concurrency 1 and 2\n");
+        printf("usage: arena bench [--games N]   matches per minute at concurrency 1 and 2, "
+               "CPU clock against wall clock\n");
         cli_help(stdout, flags);
         return 0;
     }
@@ -78,8 +101,8 @@ int arena_bench_main(int argc, char **argv, const char *referee, const char *bot
         fprintf(stderr, "arena: bench: %s\n", err);
         return 2;
     }
-    if (games % 2) {
-        fprintf(stderr, "arena: bench --games must be a positive even number\n");
+    if (games % (2 * ROUNDS)) {
+        fprintf(stderr, "arena: bench --games must be a multiple of %d\n", 2 * ROUNDS);
         return 2;
     }
     char dir[] = "/tmp/arena-bench-XXXXXX";
@@ -87,15 +110,34 @@ int arena_bench_main(int argc, char **argv, const char *referee, const char *bot
         perror("arena: bench");
         return 1;
     }
-    double one = run_once(dir, 1, games, referee, bot);
-    double two = one < 0 ? -1 : run_once(dir, 2, games, referee, bot);
+    double one[ROUNDS], two[ROUNDS], wall[ROUNDS], scaling[ROUNDS], clocks[ROUNDS];
+    int per = games / ROUNDS, rc = 0;
+    for (int r = 0; r < ROUNDS && rc == 0; r++) {
+        one[r] = run_once(dir, 1, "cpu", per, referee, bot);
+        two[r] = one[r] < 0 ? -1 : run_once(dir, 2, "cpu", per, referee, bot);
+        wall[r] = two[r] < 0 ? -1 : run_once(dir, 2, "wall", per, referee, bot);
+        rc = wall[r] < 0;
+        scaling[r] = two[r] / one[r];
+        clocks[r] = two[r] / wall[r];
+    }
     rmdir(dir);
-    if (one < 0 || two < 0)
+    if (rc)
         return 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("matches                 %d random vs random, stored with ratings\n", games);
-    printf("concurrency 1           %.0f matches/min\n", one);
-    printf("concurrency 2           %.0f matches/min\n", two);
-    printf("scaling                 %.2fx   (%ld cores)\n", two / one, cores);
+    double lo, hi, m;
+    printf("matches                 %d random vs random per measurement, stored with ratings, "
+           "in %d interleaved rounds\n", games, ROUNDS);
+    m = median(one, &lo, &hi);
+    printf("concurrency 1, cpu      %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
+    m = median(two, &lo, &hi);
+    printf("concurrency 2, cpu      %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
+    m = median(wall, &lo, &hi);
+    printf("concurrency 2, wall     %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
+    m = median(scaling, &lo, &hi);
+    printf("scaling                 %.2fx   (2 / 1 workers, cpu; %ld cores; rounds %.2f..%.2f)\n",
+           m, cores, lo, hi);
+    m = median(clocks, &lo, &hi);
+    printf("cpu / wall clock        %.3f   (matches/min at concurrency 2, median of per-round "
+           "ratios; rounds %.3f..%.3f)\n", m, lo, hi);
     return 0;
 }

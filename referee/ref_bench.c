@@ -10,6 +10,10 @@
  * both alike. (3) The sandbox's cost: the lean bots' games again, each bot
  * in its sandbox (--sandbox auto) against none, and the time to start a
  * bot (until its program is exec'd) both ways, interleaved the same way.
+ * (4) The fair clocks' accounting (ref_meter: the bot's CPU time and CPU
+ * wait sampled at every decision; the freezer between turns): the lean
+ * bots' sandboxed games metered as by default, metered but pondering
+ * (no freezer), and unmetered, interleaved in the same rounds.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -208,6 +212,51 @@ static double start_ms(const ref_sandbox *sb, const char *bot, const ref_limits 
     return median(ms, STARTS);
 }
 
+/* Microseconds per decision of the lean bots' games [from, to), sandboxed,
+ * under the fair clocks' three settings: [0] metered and frozen between
+ * turns (the default), [1] metered, pondering, [2] unmetered. */
+static int accounting_round(const ref_config *boxed, const char *lean, int from, int to,
+                            double us[3])
+{
+    ref_config v[3] = { *boxed, *boxed, *boxed };
+    v[0].ponder = 0;
+    v[1].ponder = 1;
+    v[2].unmetered = 1;
+    for (int k = 0; k < 3; k++) {
+        uint64_t d = 0, micros = 0;
+        if (play_games(&v[k], lean, from, to, &d, &micros, NULL) < 0)
+            return -1;
+        us[k] = d ? (double)micros / (double)d : 0;
+    }
+    return 0;
+}
+
+/* The accounting's cost per decision, from the rounds' figures. */
+static void accounting_print(double us[][3], int rounds, double sdk_us)
+{
+    double frozen[ROUNDS], metered[ROUNDS], bare[ROUNDS], cost[ROUNDS], meter[ROUNDS];
+    for (int r = 0; r < rounds; r++) {
+        frozen[r] = us[r][0];
+        metered[r] = us[r][1];
+        bare[r] = us[r][2];
+        cost[r] = (us[r][0] - us[r][2]) / us[r][2] * 100;
+        meter[r] = (us[r][1] - us[r][2]) / us[r][2] * 100;
+    }
+    double lo = cost[0], hi = cost[0];
+    for (int r = 1; r < rounds; r++) {
+        lo = cost[r] < lo ? cost[r] : lo;
+        hi = cost[r] > hi ? cost[r] : hi;
+    }
+    double f = median(frozen, rounds), b = median(bare, rounds);
+    printf("fair clocks' accounting lean bots sandboxed, us per decision (medians): %.1f metered "
+           "and frozen between turns (default), %.1f metered and pondering, %.1f unmetered\n",
+           f, median(metered, rounds), b);
+    printf("  cost per decision     %+.1f us: %+.1f%% of a lean decision (median of per-round "
+           "ratios, range %+.1f..%+.1f%%; the meter alone %+.1f%%); %+.2f%% of an SDK bot's "
+           "%.0f us; %+.3f%% of a 100 ms budget\n", f - b, median(cost, rounds), lo, hi,
+           median(meter, rounds), (f - b) / sdk_us * 100, sdk_us, (f - b) / 1000);
+}
+
 static int bench_with(game_options *options, int games, const char *bot, const char *lean);
 
 int ref_bench_main(int argc, char **argv)
@@ -273,13 +322,15 @@ static int bench_with(game_options *options, int games, const char *bot, const c
     /* Rounds alternate the three measurements so that noise hits all. */
     double sdk_rate[ROUNDS], lean_rate[ROUNDS], raw_rate[ROUNDS], ratio[ROUNDS];
     double boxed_rate[ROUNDS], boxed_ratio[ROUNDS], start_none[ROUNDS], start_boxed[ROUNDS];
+    double accounting[ROUNDS][3];
     uint64_t decisions = 0, bot_micros = 0;
     for (int round = 0; round < ROUNDS; round++) {
         int from = games * round / ROUNDS, to = games * (round + 1) / ROUNDS;
         uint64_t d = 0, micros = 0, ld = 0, lmicros = 0, bd = 0, bmicros = 0;
         if (play_games(&c, bot, from, to, &d, &micros, &bot_micros) < 0 ||
             play_games(&c, lean, from, to, &ld, &lmicros, NULL) < 0 ||
-            play_games(&boxed, lean, from, to, &bd, &bmicros, NULL) < 0)
+            play_games(&boxed, lean, from, to, &bd, &bmicros, NULL) < 0 ||
+            accounting_round(&boxed, lean, from, to, accounting[round]) < 0)
             return 1;
         boxed_rate[round] = bd / (bmicros / 1e6);
         start_none[round] = start_ms(NULL, lean, &c.limits);
@@ -325,5 +376,6 @@ static int bench_with(game_options *options, int games, const char *bot, const c
     printf("  bot start             %.2f ms sandboxed, %.2f ms none: %+.2f ms per bot "
            "(medians of %d starts x %d rounds; target < +30 ms)\n", sbx, sn, sbx - sn, STARTS,
            ROUNDS);
+    accounting_print(accounting, ROUNDS, 1e6 / median(sdk_rate, ROUNDS));
     return 0;
 }

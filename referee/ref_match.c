@@ -664,6 +664,14 @@ static int tell(match *m, int i)
 
 /* ---- charging decisions (ref_match.h: the clocks) ---------------------- */
 
+/* Brings seat s's meter up to now, unless the match is unmetered (its
+ * figures then stay unknown). */
+static void sample(const match *m, seat *s)
+{
+    if (!m->cfg->unmetered)
+        ref_meter_sample(&s->meter, &s->proc);
+}
+
 /* Freezes or thaws seat i, where bots are frozen between their turns. */
 static void hold(match *m, int i, int frozen)
 {
@@ -680,12 +688,12 @@ static void start_clocks(match *m)
 {
     const ref_config *c = m->cfg;
     int measured = 1;
-    m->freeze = !c->ponder;
+    m->freeze = !c->ponder && !c->unmetered;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
         if (!s->spawned || !s->proc.cg.sys || !ref_cg_freeze_kills(s->proc.cg.sys))
             m->freeze = 0;
-        ref_meter_sample(&s->meter, &s->proc);
+        sample(m, s);
         measured &= s->meter.cpu_known || !s->spawned;
     }
     cpu_set_t set;
@@ -698,8 +706,9 @@ static void start_clocks(match *m)
         snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
     snprintf(m->rec->clock, sizeof m->rec->clock, "%s%s between=%s%s",
              ref_clock_mode_name(m->mode), ceiling,
-             c->ponder ? "ponder" : m->freeze ? "frozen" : "charged",
-             m->mode != c->clock_mode ? " (no CPU time here)" : "");
+             c->ponder || c->unmetered ? "ponder" : m->freeze ? "frozen" : "charged",
+             c->unmetered                 ? " (unmetered)"
+             : m->mode != c->clock_mode   ? " (no CPU time here)" : "");
 }
 
 static uint32_t clamp_us(int64_t us)
@@ -757,7 +766,7 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
     /* Without pondering, what the bot used since its last decision ended
      * (nothing when it was frozen) is charged to this one. */
     if (c->ponder)
-        ref_meter_sample(&s->meter, &s->proc);
+        sample(m, s);
     uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
     int cpu = m->mode == REF_CLOCK_CPU;
     int64_t budget = c->move_ms * 1000 + s->bank_us, sent = control_now(m);
@@ -781,7 +790,7 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         }
         int from = next_message(m, wake, &msg);
         int64_t wall = control_now(m) - sent;
-        ref_meter_sample(&s->meter, &s->proc);
+        sample(m, s);
         int64_t cpu_used = (int64_t)(s->meter.cpu_ns - cpu0) / 1000;
         int64_t used = cpu ? cpu_used : wall;
         d->micros = clamp_us(wall);

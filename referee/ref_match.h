@@ -42,6 +42,9 @@ typedef struct ref_config {
     int      ponder;              /* 1: bots run between their turns; 0 (default):
                                      frozen (cgroup freezer) where the machine can,
                                      else that CPU is charged to their next decision */
+    int      unmetered;           /* 1: no CPU or CPU-wait figures, the wall clock, no
+                                     freezing: the bare match loop, against which
+                                     `referee bench` prices the accounting */
     int64_t  max_message;         /* bytes, ZMQ_MAXMSGSIZE */
     ref_limits limits;
     const char *log_dir;          /* seatN.log files; NULL: a temporary dir */
