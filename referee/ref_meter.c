@@ -9,20 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "ref_meter.h"
+#include "ref_procfs.h"
 
 /* "RUN_NS DELAY_NS SLICES" of one thread; 0, or -1 when it is gone. */
 static int read_schedstat(pid_t tid, uint64_t *run, uint64_t *delay)
 {
-    char path[48], buf[96];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char buf[96];
+    if (ref_procfs_read(tid, "schedstat", buf, sizeof buf) < 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = 0;
     char *end;
     *run = strtoull(buf, &end, 10);
     *delay = strtoull(end, NULL, 10);

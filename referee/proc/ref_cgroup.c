@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "ref_cgroup.h"
+#include "ref_procfs.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -514,6 +515,16 @@ int ref_cg_freeze_kills(const ref_cg_system *sys)
     return 0;
 }
 
+int ref_cg_enter(const ref_cg *cg)
+{
+    for (int h = 0; cg && cg->sys && h < cg->sys->nhier; h++) {
+        int e = cg->dirfd[h] < 0 ? 0 : cg_write(cg->dirfd[h], "cgroup.procs", "0");
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
 void ref_cg_usage_read(const ref_cg *cg, ref_cg_usage *u)
 {
     memset(u, 0, sizeof *u);
@@ -654,51 +665,114 @@ void ref_cg_destroy(ref_cg *cg)
         cg->dirfd[h] = -1;
 }
 
+/* ---- a referee's whole group: at its exit, or when it died ------------- */
+
+/* When the process pid started, in seconds since the epoch; -1 when it
+ * does not run. */
+static long long started_at(pid_t pid)
+{
+    char buf[1024];
+    if (ref_procfs_read(pid, "stat", buf, sizeof buf) < 0)
+        return -1;
+    /* Field 22 (starttime, ticks since boot), counted after the command's
+     * name. */
+    char *p = ref_procfs_stat_fields(buf);
+    unsigned long long ticks = 0;
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%llu", &ticks) != 1)
+        return -1;
+    static long long boot = -1;
+    if (boot < 0) {
+        FILE *f = fopen("/proc/stat", "re");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (sscanf(line, "btime %lld", &boot) == 1)
+                break;
+        if (f)
+            fclose(f);
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    return boot < 0 || hz <= 0 ? -1 : boot + (long long)(ticks / (unsigned long long)hz);
+}
+
+/* 1 when the referee that made group dir (arena-PID, made at its mtime,
+ * which cgroupfs keeps) still runs: a process with that id that started
+ * after the group was made is another one, which reuses the id. */
+static int owner_alive(pid_t pid, const char *dir)
+{
+    struct stat st;
+    if (kill(pid, 0) != 0 && errno != EPERM)
+        return 0;
+    long long start = started_at(pid);
+    return start < 0 || stat(dir, &st) != 0 || start <= (long long)st.st_mtime + 1;
+}
+
+typedef char group_paths[REF_CG_MAX_HIER][1300];
+
+/* Empties the group `name` (a bot's, or "." for the referee's group
+ * itself) under each hierarchy's base as a bot's group is emptied
+ * (ref_cg_kill: frozen tasks are thawed to die), and removes it. */
+static void empty_and_remove(const ref_cg_system *sys, group_paths base, const char *name)
+{
+    ref_cg cg = { .sys = sys };
+    char dir[REF_CG_MAX_HIER][1600];
+    for (int h = 0; h < REF_CG_MAX_HIER; h++)
+        cg.dirfd[h] = -1;
+    for (int h = 0; h < sys->nhier; h++) {
+        snprintf(dir[h], sizeof dir[h], "%.1300s/%.256s", base[h], name);
+        cg.dirfd[h] = open(dir[h], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        cg.ndirs += cg.dirfd[h] >= 0;
+    }
+    ref_cg_kill(&cg);
+    for (int h = 0; h < sys->nhier; h++) {
+        if (cg.dirfd[h] < 0)
+            continue;
+        close(cg.dirfd[h]);
+        /* A task killed a moment ago may still be leaving the group. */
+        for (int tries = 0; strcmp(name, ".") && rmdir(dir[h]) != 0 && errno == EBUSY &&
+                            tries < 200; tries++)
+            nap_ms(5);
+    }
+}
+
+/* Kills every task of one referee's group `group` ("arena-PID") and of its
+ * bots' groups, in every hierarchy of sys, and removes them. Returns 1
+ * when the group is gone everywhere. */
+static int remove_group(const ref_cg_system *sys, const char *group)
+{
+    group_paths base;
+    for (int h = 0; h < sys->nhier; h++) {
+        snprintf(base[h], sizeof base[h], "%s", sys->hier[h].path);
+        char *slash = strrchr(base[h], '/');
+        if (slash)
+            snprintf(slash + 1, sizeof base[h] - (size_t)(slash + 1 - base[h]), "%s", group);
+    }
+    /* Each bot group, by its name in any hierarchy; then the group itself,
+     * whose own tasks would be a bug's, but die too. */
+    for (int h = 0; h < sys->nhier; h++) {
+        DIR *d = opendir(base[h]);
+        struct dirent *de;
+        while (d && (de = readdir(d)) != NULL)
+            if (de->d_type == DT_DIR && de->d_name[0] != '.')
+                empty_and_remove(sys, base, de->d_name);
+        if (d)
+            closedir(d);
+    }
+    empty_and_remove(sys, base, ".");
+    int gone = 1;
+    for (int h = 0; h < sys->nhier; h++)
+        if (rmdir(base[h]) != 0 && errno != ENOENT)
+            gone = 0;
+    return gone;
+}
+
 void ref_cg_release(const ref_cg_system *sys)
 {
-    for (int h = 0; sys && h < sys->nhier; h++)
-        if (sys->hier[h].features)
-            rmdir(sys->hier[h].path);
-}
-
-/* ---- stale groups ------------------------------------------------------- */
-
-static int alive(pid_t pid)
-{
-    return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-/* Empties and removes group dir (a referee's arena-PID) and its bots. */
-static int remove_group(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *de;
-    int dfd = dirfd(d);
-    while ((de = readdir(d)) != NULL) {
-        if (de->d_type != DT_DIR || de->d_name[0] == '.')
-            continue;
-        int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (sub >= 0) {
-            /* A bot frozen between its turns (v1) dies only once thawed. */
-            if (file_exists(sub, "freezer.state"))
-                cg_write(sub, "freezer.state", "THAWED");
-            pid_t pids[256];
-            for (int round = 0; round < 100; round++) {
-                int n = read_ids(sub, "cgroup.procs", pids, 256);
-                if (n <= 0)
-                    break;
-                for (int i = 0; i < n && i < 256; i++)
-                    kill(pids[i], SIGKILL);
-                nap_ms(2);
-            }
-            close(sub);
-        }
-        unlinkat(dfd, de->d_name, AT_REMOVEDIR);
-    }
-    closedir(d);
-    return rmdir(dir) == 0;
+    char own[32];
+    snprintf(own, sizeof own, "arena-%d", (int)getpid());
+    if (sys && sys->features)
+        remove_group(sys, own);
 }
 
 int ref_cg_clean_stale(const ref_cg_system *sys)
@@ -720,11 +794,11 @@ int ref_cg_clean_stale(const ref_cg_system *sys)
             if (strncmp(de->d_name, "arena-", 6))
                 continue;
             long pid = strtol(de->d_name + 6, &end, 10);
-            if (*end || pid <= 0 || pid == getpid() || alive((pid_t)pid))
-                continue;
             char dir[1400];
             snprintf(dir, sizeof dir, "%s/%s", base, de->d_name);
-            removed += remove_group(dir);
+            if (*end || pid <= 0 || pid == getpid() || owner_alive((pid_t)pid, dir))
+                continue;
+            removed += remove_group(sys, de->d_name);
         }
         closedir(d);
     }

@@ -20,9 +20,12 @@
  *
  * Layout: under a parent (the referee's own cgroup in each hierarchy, or
  * one the operator names), each referee process makes `arena-PID`, and
- * each bot `arena-PID/botN` in it. A referee killed with SIGKILL leaves
- * its (by then empty: the bots die with it) groups behind;
- * ref_cg_clean_stale removes those of referees that no longer run.
+ * each bot `arena-PID/botN` in it. Every process a referee starts lives in
+ * such a group from before its exec, so nothing it starts can escape the
+ * kill at the end: at the referee's exit (ref_cg_release), or, when it was
+ * killed with SIGKILL, at the start of the next referee (ref_cg_clean_stale,
+ * which kills what is left in the groups of referees that no longer run,
+ * then removes them).
  *
  * Thread use: one thread at a time (the referee's main one).
  */
@@ -98,6 +101,9 @@ int  ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *li
 /* Moves process pid (not yet running the bot: its children follow it)
  * into every directory of the group. 0, or -1 with a message. */
 int  ref_cg_attach(const ref_cg *cg, pid_t pid, char *err, size_t size);
+/* Moves the calling process into every directory of the group: for a
+ * child between fork and exec (async-signal-safe). 0, or an errno. */
+int  ref_cg_enter(const ref_cg *cg);
 /* Fills *u with what the group's features can tell (the rest 0). */
 void ref_cg_usage_read(const ref_cg *cg, ref_cg_usage *u);
 /* CPU time of all the group's tasks so far, ns (0 without CPUACCT): the
@@ -119,12 +125,14 @@ int  ref_cg_kill(const ref_cg *cg);
 /* Kills what is left and removes the group; idempotent. */
 void ref_cg_destroy(ref_cg *cg);
 
-/* Removes this referee's own (empty) groups: at exit, after the last bot. */
+/* Kills whatever is left in this referee's own groups and removes them:
+ * at exit, after the last bot. */
 void ref_cg_release(const ref_cg_system *sys);
 
-/* Removes the groups of referees that are no longer running, in every
- * hierarchy of sys. Returns how many groups were removed. Called by
- * ref_cg_probe; for tests. */
+/* Kills every task left in the groups of referees that are no longer
+ * running (a referee whose id another process now has included), in
+ * every hierarchy of sys, and removes the groups. Returns how many
+ * referees' groups were removed. Called by ref_cg_probe; for tests. */
 int  ref_cg_clean_stale(const ref_cg_system *sys);
 
 #endif /* REF_CGROUP_H */

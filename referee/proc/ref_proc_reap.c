@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "ref_proc_internal.h"
+#include "ref_procfs.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -29,19 +30,10 @@ enum {
 /* Reads state, ppid and pgrp of one process; -1 when it is gone. */
 static int read_stat(pid_t pid, ref_proc_entry *e)
 {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char buf[512];
+    if (ref_procfs_read(pid, "stat", buf, sizeof buf) < 0)
         return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = '\0';
-    /* "pid (comm) state ppid pgrp ...": comm may hold ')' and spaces, so
-     * the fields start after the last ')'. */
-    char *rp = strrchr(buf, ')');
+    char *rp = ref_procfs_stat_fields(buf);
     int ppid, pgrp;
     char state;
     if (!rp || sscanf(rp + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)

@@ -39,6 +39,7 @@
 extern char **environ;
 
 enum {
+    GO_BYTE = 'g',       /* the parent's go to a child waiting before exec */
     CHILD_FD_FLOOR = 10, /* where the child parks fds before 0..6 */
     MAX_LIMITS = 5
 };
@@ -187,15 +188,18 @@ static void child_main(const struct child_plan *c)
 
     /* The parent sets our limits with prlimit() and puts us into our
      * control group once we are ready (under valgrind, earlier would
-     * starve valgrind's own post-fork fds), then closes its end: EOF
-     * means go. Anything else: it gave up on us. */
+     * starve valgrind's own post-fork fds), then says go with one byte.
+     * Anything else means it gave up on us, or died: a referee killed
+     * with SIGKILL closes its files (EOF here) before it is gone as our
+     * parent, so EOF must not mean go, or we could run outside our
+     * control group with nobody left to kill us. */
     child_report(st, ST_READY, 0);
-    char b;
+    char b = 0;
     ssize_t n;
     do
         n = read(4, &b, 1);
     while (n < 0 && errno == EINTR);
-    if (n != 0)
+    if (n != 1 || b != GO_BYTE)
         _exit(127);
     if (c->set_uid) {
         if (setgroups(0, NULL) != 0 || setresgid(c->uid, c->uid, c->uid) != 0 ||
@@ -512,14 +516,19 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
         return -1;
     }
     /* The child reports ready (or a failure), we set its limits, put it in
-     * its control group and say go, then EOF means the CLOEXEC write end
-     * went away in a successful exec. */
+     * its control group and say go, then EOF on the status pipe means the
+     * CLOEXEC write end went away in a successful exec. */
     struct child_report r;
     ssize_t n = read_report(f->status[0], &r);
     int failed = 1;
     if (n == (ssize_t)sizeof r && r.stage == ST_READY) {
-        if (ref_cg_attach(&p->cg, pid, err, errsize) == 0 &&
-            apply_limits(pid, lp, nl, err, errsize) == 0) {
+        int ready = ref_cg_attach(&p->cg, pid, err, errsize) == 0 &&
+                    apply_limits(pid, lp, nl, err, errsize) == 0;
+        if (ready && write(f->go[1], &(char){ GO_BYTE }, 1) != 1) {
+            set_err(err, errsize, "cannot start the bot's process: %s", strerror(errno));
+            ready = 0;
+        }
+        if (ready) {
             ref_proc_close_fd(&f->go[1]);
             n = read_report(f->status[0], &r);
             if (n == (ssize_t)sizeof r)

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "clk.h"
 
 #ifndef REF_SDK_DIR
 #define REF_SDK_DIR ""
@@ -38,6 +39,10 @@
 #endif
 
 #define INIT_INSIDE "/run/arena-init"
+/* The probe: how long it may take, and what it may use. */
+#define PROBE_MS 10000
+#define PROBE_MEMORY (256u << 20)
+#define PROBE_TASKS 64
 
 static const char *const system_dirs[] = { "/usr", "/etc", "/opt", NULL };
 /* What root may read in /etc that a bot running as root (outside its
@@ -288,21 +293,30 @@ void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
     if (find_file(sb->sdk, sizeof sb->sdk, sdks, R_OK) == 0 && realpath(sb->sdk, real))
         snprintf(sb->sdk, sizeof sb->sdk, "%s", real);
 
-    /* Run the init in a sandbox once, as a bot would be. */
+    /* Run the init in a sandbox once, as a bot would be: in a control
+     * group of its own, so that if we die mid-probe (bwrap's child would
+     * then wait for a parent that is gone, for ever) the next referee's
+     * sweep kills it. */
     ref_sandbox_view v = { .argv = NULL, .cwd = "/" };
     ref_argv a = { 0 };
-    int err_pipe[2];
+    ref_cg cg;
+    ref_cg_limits lim = { PROBE_MEMORY, PROBE_TASKS, 0 };
+    int err_pipe[2] = { -1, -1 };
     uid_t uid = 0;
     int lock = -1;
-    char e2[128];
-    if (ref_sandbox_bwrap_argv(sb, &v, &a) < 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+    char e2[200] = "";
+    pid_t parent = getpid();
+    if (ref_cg_create(&cg, &sb->cg, &lim, e2, sizeof e2) < 0 ||
+        ref_sandbox_bwrap_argv(sb, &v, &a) < 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
         (sb->uid_pool && ref_sandbox_uid_acquire(sb, &uid, &lock, e2, sizeof e2) < 0)) {
-        snprintf(why, size, "cannot prepare the bubblewrap probe");
-        ref_argv_free(&a);
-        return;
+        snprintf(why, size, "cannot prepare the bubblewrap probe%s%s", e2[0] ? ": " : "", e2);
+        goto out;
     }
     pid_t pid = fork();
     if (pid == 0) {
+        /* In its group first: from here on, whenever we die, it dies. */
+        if (ref_cg_enter(&cg) != 0)
+            _exit(124);
         dup2(err_pipe[1], 2);
         int nul = open("/dev/null", O_RDWR);
         dup2(nul, 0);
@@ -311,28 +325,48 @@ void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
                              setresuid(uid, uid, uid) != 0))
             _exit(125);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0L, 0L, 0L);
+        if (getppid() != parent)
+            _exit(127);
         execv(a.v[0], a.v);
         _exit(126);
     }
     close(err_pipe[1]);
+    err_pipe[1] = -1;
     char msg[256] = "";
-    ssize_t got = 0, n;
+    ssize_t got = 0, n = 1;
+    int64_t deadline = clk_mono_ms() + PROBE_MS;
     struct pollfd pf = { err_pipe[0], POLLIN, 0 };
-    while (got < (ssize_t)sizeof msg - 1 && poll(&pf, 1, 5000) > 0 &&
-           (n = read(err_pipe[0], msg + got, sizeof msg - 1 - (size_t)got)) > 0)
-        got += n;
+    while (pid > 0 && n > 0 && got < (ssize_t)sizeof msg - 1) {
+        int64_t left = deadline - clk_mono_ms();
+        int ready = left > 0 ? poll(&pf, 1, (int)left) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            break;
+        n = read(err_pipe[0], msg + got, sizeof msg - 1 - (size_t)got);
+        got += n > 0 ? n : 0;
+    }
     msg[got] = 0;
     msg[strcspn(msg, "\n")] = 0;
-    close(err_pipe[0]);
     int status = -1;
-    if (pid > 0)
+    if (pid > 0) {
+        if (n != 0)             /* no end of output in time: it hangs */
+            kill(pid, SIGKILL);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
             ;
+    }
+    if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        sb->namespaces = 1;
+    else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 124)
+        snprintf(why, size, "cannot move the bubblewrap probe into its control group");
+    else
+        snprintf(why, size, "bubblewrap cannot make a sandbox here%s%s%s", msg[0] ? ": " : "",
+                 msg, n != 0 && pid > 0 ? " (no answer in time)" : "");
+out:
+    ref_cg_destroy(&cg);     /* and whatever bwrap left in it */
+    for (int i = 0; i < 2; i++)
+        if (err_pipe[i] >= 0)
+            close(err_pipe[i]);
     ref_sandbox_uid_release(&lock);
     ref_argv_free(&a);
-    if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        sb->namespaces = 1;
-        return;
-    }
-    snprintf(why, size, "bubblewrap cannot make a sandbox here%s%s", msg[0] ? ": " : "", msg);
 }

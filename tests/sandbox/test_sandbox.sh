@@ -17,8 +17,12 @@ unset ARENA_SANDBOX
 ROOT=$(mktemp -d /tmp/sandbox-test.XXXXXX)
 chmod 755 "$ROOT"          # the bots' users may read what the tests give them
 ARENA_GROUP=
+CLEANUP_CGROUPS= CLEANUP_PARENT= CLEANUP_POOL=
 trap '[ -z "$ARENA_GROUP" ] || kill -9 -- "-$ARENA_GROUP" 2>/dev/null
-      kill_marked victim; kill_marked outlive; rm -rf "$ROOT"' EXIT
+      kill_marked victim; kill_marked outlive; kill_marked kill_moments
+      [ -z "$CLEANUP_POOL" ] || { kill -9 $(pool_processes $CLEANUP_POOL) 2>/dev/null; sleep 0.2; }
+      for m in $CLEANUP_CGROUPS; do rmdir "$m$CLEANUP_PARENT"/arena-*/* "$m$CLEANUP_PARENT"/arena-* \
+        "$m$CLEANUP_PARENT" 2>/dev/null || true; done; rm -rf "$ROOT"' EXIT
 CURRENT=
 
 fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
@@ -278,8 +282,113 @@ test_kill() {
   [ -z "$left" ] || fail "match folders left: $left"
 }
 
+# ---- kill -9 of a referee at any moment ----------------------------------------
+
+# Pids of live (not zombie) processes whose uid is in [$1, $2].
+pool_processes() {
+  awk -v lo="$1" -v hi="$2" '/^State:/ { z = $2 == "Z" }
+    /^Uid:/ && $2 >= lo && $2 <= hi && !z { f = FILENAME; sub("/proc/", "", f);
+                                            sub("/status", "", f); print f }' \
+    /proc/[0-9]*/status 2>/dev/null || true
+}
+# Pids of live processes in a control group under $1 (arena-init and bwrap
+# of a bot that keeps the referee's uid included), in any hierarchy.
+group_processes() {
+  local f pid
+  for f in $(grep -l -F ":$1/" /proc/[0-9]*/cgroup 2>/dev/null); do
+    pid=${f#/proc/}; pid=${pid%/cgroup}
+    grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null || echo "$pid"
+  done
+  return 0
+}
+# Match folders whose referee is gone (their lock is free).
+dead_folders() {
+  local d
+  for d in /tmp/arena-??????; do
+    [ -e "$d/.lock" ] && flock -n "$d/.lock" true 2>/dev/null && echo "$d"
+  done
+  return 0
+}
+# Waits until a child of $1 has $2 in its command line; 0, or 1 when $1 ends.
+child_with() {
+  local kids kid args
+  while [ -d "/proc/$1" ]; do
+    kids=
+    read -r kids 2>/dev/null <"/proc/$1/task/$1/children" || true
+    for kid in $kids; do
+      args=()
+      mapfile -d '' args 2>/dev/null <"/proc/$kid/cmdline" || continue
+      [[ "${args[*]}" == *"$2"* ]] && return 0
+    done
+  done
+  return 1
+}
+
+# A referee killed with SIGKILL at many moments (in its sandbox probe, while
+# a bot's sandbox starts, at random times): whatever it started, a bot's
+# sandbox caught half-made included, is killed by the next referee's sweep,
+# with the control groups and the match folder. Its own cgroup parent and
+# uid pool, so that other referees of the machine are not counted.
+test_kill_moments() {
+  CURRENT=kill_moments
+  T=$ROOT/$CURRENT
+  mkdir -p "$T"
+  local parent=/arena-kill-test-$$ first=$((1600000000 + ($$ % 100000) * 32)) mounts m
+  local last=$((first + 31)) moment i pid before left n=0 caught=0 probes=0 spawns=0
+  mounts=$(findmnt -n -l -t cgroup,cgroup2 -o TARGET)
+  for m in $mounts; do mkdir -p "$m$parent"; done
+  CLEANUP_CGROUPS="$mounts" CLEANUP_PARENT=$parent CLEANUP_POOL="$first $last"
+  export ARENA_CGROUP_PARENT=$parent ARENA_SANDBOX_UIDS=$first-$last
+  local bots=(--bot "$RANDOM_BOT --marker=$CURRENT" --bot "$RANDOM_BOT --marker=$CURRENT")
+  for moment in ${KILL_MOMENTS:-probe probe probe probe probe probe spawn spawn spawn spawn \
+                spawn spawn 0 0.005 0.01 0.02 0.05 0.1 0.2 0.4}; do
+    "$REF" play "${bots[@]}" --round-limit 3 --quiet >/dev/null 2>&1 &
+    pid=$!
+    case $moment in
+      probe) child_with "$pid" "--probe" || { wait "$pid"; continue; }
+             probes=$((probes + 1)) ;;
+      spawn) child_with "$pid" "/run/arena-init 5" || { wait "$pid"; continue; }
+             spawns=$((spawns + 1)) ;;
+      *) sleep "$moment" ;;
+    esac
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    n=$((n + 1))
+    sleep 0.05
+    left=$(pool_processes "$first" "$last")
+    [ -z "$left" ] || caught=$((caught + 1))
+    before=$(dead_folders)
+    # The next referee sweeps what the dead one left.
+    "$REF" play "${bots[@]}" --round-limit 1 --quiet >/dev/null 2>"$T/err" ||
+      fail "the next referee: $(cat "$T/err")"
+    for i in $(seq 60); do
+      left=$(pool_processes "$first" "$last"; group_processes "$parent")
+      [ -z "$left" ] && break
+      sleep 0.05
+    done
+    [ -z "$left" ] || fail "killed at $moment: processes of the pool or its cgroups remain: $(for p in $left; do
+      echo "$p: $(cut -d' ' -f3-5 "/proc/$p/stat") $(tr '\n' ' ' <"/proc/$p/cgroup")"
+      tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-100; echo; done)"
+    for m in $mounts; do
+      [ -z "$(ls -d "$m$parent"/arena-* 2>/dev/null)" ] ||
+        fail "killed at $moment: cgroups remain: $(ls -d "$m$parent"/arena-*)"
+    done
+    for i in $before; do
+      [ ! -e "$i" ] || fail "killed at $moment: match folder $i remains"
+    done
+  done
+  note "$n referees killed ($probes in the probe, $spawns starting a bot); $caught left" \
+       "processes for the next one's sweep"
+  [ "$probes" -ge 2 ] && [ "$spawns" -ge 2 ] ||
+    fail "too few referees caught at their moment: $probes in the probe, $spawns in a spawn"
+  for m in $mounts; do rmdir "$m$parent"; done
+  CLEANUP_CGROUPS= CLEANUP_POOL=
+  unset ARENA_CGROUP_PARENT ARENA_SANDBOX_UIDS
+}
+
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded arena kill)
+[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded arena kill
+                                  kill_moments)
 for t in "${tests[@]}"; do
   "test_$t"
   echo "ok $t"

@@ -6,6 +6,8 @@
  * hierarchy it may write: elsewhere each test says so and skips.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -141,30 +143,142 @@ static void test_task_limit_counted(void **state)
         ;
 }
 
-/* The groups of a referee that is gone are removed; a live one's stay. */
+/* A sleeper (pause) in a new bot group of `owner`'s referee group, made
+ * as that referee would have made it; the group's directories are then
+ * left as a referee killed with SIGKILL leaves them. Returns the pid. */
+static pid_t sleeper_in(pid_t owner, int frozen)
+{
+    ref_cg_system other = sys;
+    for (int h = 0; h < other.nhier; h++) {
+        char *slash = strrchr(other.hier[h].path, '/');
+        snprintf(slash + 1, sizeof other.hier[h].path - (size_t)(slash + 1 - other.hier[h].path),
+                 "arena-%d", (int)owner);
+        if (other.hier[h].features)
+            assert_true(mkdir(other.hier[h].path, 0755) == 0 || errno == EEXIST);
+    }
+    ref_cg cg;
+    char err[256];
+    assert_int_equal(ref_cg_create(&cg, &other, NULL, err, sizeof err), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pause();
+        _exit(0);
+    }
+    assert_int_equal(ref_cg_attach(&cg, pid, err, sizeof err), 0);
+    if (frozen)
+        assert_int_equal(ref_cg_freeze(&cg, 1), 0);
+    for (int h = 0; h < REF_CG_MAX_HIER; h++)
+        if (cg.dirfd[h] >= 0)
+            close(cg.dirfd[h]);
+    return pid;
+}
+
+/* The path of owner's referee group in hierarchy h. */
+static void group_of(pid_t owner, int h, char *out, size_t size)
+{
+    snprintf(out, size, "%s", sys.hier[h].path);
+    char *slash = strrchr(out, '/');
+    snprintf(slash + 1, size - (size_t)(slash + 1 - out), "arena-%d", (int)owner);
+}
+
+static void assert_killed(pid_t pid)
+{
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+/* The groups of a referee that is gone are emptied, frozen tasks too, and
+ * removed in every hierarchy; so are those of a referee whose id a newer
+ * process has; a live referee's stay, with their tasks. */
 static void test_stale_groups_swept(void **state)
 {
     (void)state;
     if (!sys.features)
         skip();
+    /* A referee that dies once its groups hold tasks: until then, no
+     * other referee's sweep on this machine takes them away from us. */
     pid_t dead = fork();
-    if (dead == 0)
+    if (dead == 0) {
+        pause();
         _exit(0);
+    }
+    pid_t left = sleeper_in(dead, 0);
+    pid_t frozen = (sys.features & REF_CG_FREEZE) ? sleeper_in(dead, 1) : 0;
+    kill(dead, SIGKILL);
     waitpid(dead, NULL, 0);
-    char base[1300], stale[1400], live[1400];
-    snprintf(base, sizeof base, "%s", sys.hier[0].path);
-    *strrchr(base, '/') = 0;
-    snprintf(stale, sizeof stale, "%s/arena-%d", base, (int)dead);
-    snprintf(live, sizeof live, "%s/arena-%d/bot1", base, (int)getppid());
-    assert_int_equal(mkdir(stale, 0755), 0);
-    char bot[1500];
-    snprintf(bot, sizeof bot, "%s/bot7", stale);
-    assert_int_equal(mkdir(bot, 0755), 0);
-    assert_true(ref_cg_clean_stale(&sys) >= 1);
+    /* A live process that started after the group named after it was
+     * made: it reuses a dead referee's id. */
+    pid_t reuser = fork();
+    if (reuser == 0) {
+        pause();
+        _exit(0);
+    }
+    pid_t in_reused = sleeper_in(reuser, 0);
+    char dir[1400];
+    struct timespec hour_ago[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
+    for (int h = 0; h < sys.nhier; h++) {
+        group_of(reuser, h, dir, sizeof dir);
+        assert_int_equal(utimensat(AT_FDCWD, dir, hour_ago, 0), 0);
+    }
+    /* A live referee: a process that started before its group. */
+    pid_t live = fork();
+    if (live == 0) {
+        pause();
+        _exit(0);
+    }
+    nap_ms(1100);
+    pid_t in_live = sleeper_in(live, 0);
+
+    /* Another referee of this machine may sweep them first: what is
+     * asserted is what is left, not who removed it. */
+    ref_cg_clean_stale(&sys);
+    assert_killed(left);
+    if (frozen)
+        assert_killed(frozen);
+    assert_killed(in_reused);
     struct stat st;
-    assert_int_not_equal(stat(stale, &st), 0);
-    assert_int_equal(stat(sys.hier[0].path, &st), 0);    /* our own stays */
-    (void)live;
+    for (int h = 0; h < sys.nhier; h++) {
+        group_of(dead, h, dir, sizeof dir);
+        assert_int_not_equal(stat(dir, &st), 0);
+        group_of(reuser, h, dir, sizeof dir);
+        assert_int_not_equal(stat(dir, &st), 0);
+        assert_int_equal(stat(sys.hier[h].path, &st), 0);    /* our own stays */
+        group_of(live, h, dir, sizeof dir);
+        assert_int_equal(stat(dir, &st), 0);
+    }
+    assert_int_equal(proc_state(in_live), 'S');
+    assert_int_equal(proc_state(reuser), 'S');
+    /* Once its referee is gone, the live one's goes too. */
+    kill(live, SIGKILL);
+    kill(reuser, SIGKILL);
+    waitpid(live, NULL, 0);
+    waitpid(reuser, NULL, 0);
+    ref_cg_clean_stale(&sys);
+    assert_killed(in_live);
+}
+
+/* At the referee's exit, what is left in its groups dies with them. */
+static void test_release_kills_leftovers(void **state)
+{
+    (void)state;
+    if (!sys.features)
+        skip();
+    ref_cg cg;
+    char err[256];
+    assert_int_equal(ref_cg_create(&cg, &sys, NULL, err, sizeof err), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        pause();
+        _exit(0);
+    }
+    assert_int_equal(ref_cg_attach(&cg, pid, err, sizeof err), 0);
+    ref_cg_release(&sys);
+    assert_killed(pid);
+    struct stat st;
+    for (int h = 0; h < sys.nhier; h++)
+        assert_int_not_equal(stat(sys.hier[h].path, &st), 0);
+    ref_cg_destroy(&cg);    /* its directories are gone already */
 }
 
 int main(void)
@@ -176,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_a_spinner_in_its_group),
         cmocka_unit_test(test_task_limit_counted),
         cmocka_unit_test(test_stale_groups_swept),
+        cmocka_unit_test(test_release_kills_leftovers),   /* last: ends our groups */
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     ref_cg_release(&sys);
