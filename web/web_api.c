@@ -144,9 +144,24 @@ static int report(web_req *r, web_report what)
 int web_api_standings(web_req *r) { return report(r, WEB_STANDINGS); }
 int web_api_crosstable(web_req *r) { return report(r, WEB_CROSSTABLE); }
 
+/* The distinct (game, seats) of every match, by skipping through the
+ * matches_game index: one seek per kind instead of a scan of a million
+ * rows (GROUP BY reads every entry of the index). Each step goes to the
+ * next seat count of the same game, else to the smallest of the next game. */
+#define NEXT_SEATS "(SELECT min(m.seats) FROM matches m WHERE m.game = k.game AND m.seats > k.seats)"
+#define NEXT_GAME "(SELECT min(m.game) FROM matches m WHERE m.game > k.game)"
+static const char KINDS[] =
+    "WITH RECURSIVE k(game, seats) AS ("
+    " SELECT * FROM (SELECT game, seats FROM matches ORDER BY game, seats LIMIT 1)"
+    " UNION ALL"
+    " SELECT CASE WHEN " NEXT_SEATS " IS NOT NULL THEN k.game ELSE " NEXT_GAME " END,"
+    "  coalesce(" NEXT_SEATS ", (SELECT min(m.seats) FROM matches m WHERE m.game = " NEXT_GAME "))"
+    " FROM k WHERE k.game IS NOT NULL)"
+    " SELECT game, seats FROM k WHERE game IS NOT NULL";
+
 int web_api_games(web_req *r)
 {
-    sqlite3_stmt *st = prepare(r, "SELECT game, seats FROM matches GROUP BY game, seats");
+    sqlite3_stmt *st = prepare(r, KINDS);
     if (!st)
         return -1;
     int rc;

@@ -98,6 +98,16 @@ static void state_json(jw *w, const game_api *g, const void *state, int view, ch
         jw_str(w, g->render(state, text, size) >= 0 ? text : NULL);
 }
 
+/* A decision's CPU or wait time in milliseconds; null when not measured
+ * (records older than the clock line, or a platform that cannot say). */
+static void measured_ms(jw *w, uint32_t us)
+{
+    if (us == REF_UNMEASURED)
+        jw_null(w);
+    else
+        jw_num(w, us / 1000.0);
+}
+
 /* The decisions and the state before the first and after each: 0, or -1
  * with r->error set (a record that does not replay). */
 static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view)
@@ -115,6 +125,8 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
         game_options_free(options), free(state), free(picture);
         return web_fail(r, 409, "the stored record's game cannot be set up");
     }
+    jw_key(w, "clock");               /* how decisions were charged; null in older records */
+    jw_str(w, *rec->clock ? rec->clock : NULL);
     jw_key(w, "decisions");
     jw_arr(w);
     for (size_t i = 0; i < rec->ndecisions; i++) {
@@ -130,6 +142,10 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
         jw_str(w, text);
         jw_key(w, "ms");
         jw_num(w, d->micros / 1000.0);
+        jw_key(w, "cpu_ms");
+        measured_ms(w, d->cpu_us);
+        jw_key(w, "wait_ms");
+        measured_ms(w, d->wait_us);
         jw_key(w, "substituted");
         jw_bool(w, d->substituted);
         jw_obj_end(w);

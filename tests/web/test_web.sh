@@ -23,6 +23,10 @@ A bot add random --cmd "$RANDOM_BOT" >/dev/null
 A bot add greedy --cmd "$GREEDY_BOT" >/dev/null
 A bot add hostile --cmd "$GREEDY_BOT" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet
+# A second game, in two kinds (3 seats, then 2): matches 7-9 and 10-15.
+A tournament --game goofspiel --players 3 --format free-for-all --cards 5 --games 3 \
+  --concurrency 2 --memory-mb 0 --quiet
+A tournament --game goofspiel --cards 4 --games 2 --concurrency 2 --memory-mb 0 --quiet
 # A hostile name can only come from outside the arena's own checks (an older
 # or edited database): put it there, then export match 1's record.
 "$PYTHON" - "$ROOT/arena.db" "$ROOT/record.txt" <<'PY'

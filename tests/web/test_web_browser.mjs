@@ -98,7 +98,7 @@ await test('a bot page shows its rating plot', async () => {
 await test('match list', async () => {
   await page.goto(base + '/matches?bot=greedy');
   await page.waitForSelector('table.matches tbody tr');
-  assert.equal(await page.locator('table.matches tbody tr').count(), 4);
+  assert.equal(await page.locator('table.matches tbody tr').count(), 11);  // both games
   await shot('matches');
 });
 await test('the replay steps with the keyboard and matches `referee show`', async () => {
@@ -106,6 +106,16 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
   await page.goto(base + '/match?id=1');
   await page.waitForSelector('#wc-board');
   const last = boards.length - 1;
+  // the match's clock, and each decision's wall time, with CPU and wait
+  // where the platform measured them (the CPU clock needs them)
+  const clock = (await page.textContent('p.status-line')).match(/ · clock (cpu|wall) /);
+  assert.ok(clock, 'the clock is shown');
+  if (clock[1] === 'cpu') {
+    assert.deepEqual(await page.$$eval('#actions th', t => t.map(x => x.textContent)),
+      ['#', 'Seat', 'Decision', 'ms', 'CPU', 'Wait']);
+    assert.equal(await page.locator('#actions td.cpu').count(), last);
+    assert.match(await page.textContent('#actions td.cpu'), /^\d+\.\d$/);
+  }
   const counter = () => page.textContent('#counter');
   assert.equal(await counter(), `0 / ${last}`);
   assert.deepEqual(await boardFromPage(page), boards[0]);

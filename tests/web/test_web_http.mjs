@@ -55,35 +55,40 @@ await test('crosstable: pairs of the same bots', async () => {
   const c = r.json.crosstable[0];
   assert.equal(c.wins + c.draws + c.losses, 2);
 });
-await test('games: the kind and the tournament', async () => {
+await test('games: the kinds and the tournaments', async () => {
   const r = await get('/api/games');
-  assert.deepEqual(r.json.kinds, [{ game: 'warchest', players: 2 }]);
-  assert.equal(r.json.tournaments.length, 1);
-  assert.equal(r.json.tournaments[0].planned, 6);
+  // sorted by game then seats: two kinds of one game, then another game
+  assert.deepEqual(r.json.kinds, [{ game: 'goofspiel', players: 2 }, { game: 'goofspiel', players: 3 },
+    { game: 'warchest', players: 2 }]);
+  assert.deepEqual(r.json.tournaments.map(t => [t.id, t.game, t.planned]),
+    [[3, 'goofspiel', 6], [2, 'goofspiel', 3], [1, 'warchest', 6]]);
 });
 await test('matches: pages through every match with the cursor, newest first', async () => {
   const seen = [];
   let next = '';
-  for (let pages = 0; pages < 10; pages++) {
+  for (let pages = 0; pages < 20; pages++) {
     const r = await get('/api/matches?limit=4' + next);
     assert.equal(r.status, 200);
     seen.push(...r.json.matches.map(m => m.id));
     if (r.json.next === null) break;
     next = '&before=' + r.json.next;
   }
-  assert.deepEqual(seen, [6, 5, 4, 3, 2, 1]);
+  assert.deepEqual(seen, [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
 });
 await test('matches: filters by bot, result, reason, tournament, game', async () => {
   const all = (await get('/api/matches?bot=greedy')).json.matches;
-  assert.equal(all.length, 4);
+  assert.equal(all.length, 4 + 3 + 4);  // War Chest, Goofspiel 3 seats, 2 seats
   assert.ok(all.every(m => m.seats.some(s => s.bot === 'greedy')));
   const won = (await get('/api/matches?bot=greedy&result=win')).json.matches;
   assert.ok(won.every(m => m.seats.find(s => s.bot === 'greedy').score === 1));
   const lost = (await get('/api/matches?bot=greedy&result=loss')).json.matches;
-  assert.equal(won.length + lost.length + (await get('/api/matches?bot=greedy&result=draw')).json.matches.length, 4);
+  assert.equal(won.length + lost.length + (await get('/api/matches?bot=greedy&result=draw')).json.matches.length, 11);
   assert.equal((await get('/api/matches?reason=nothing-like-it')).json.matches.length, 0);
   assert.equal((await get('/api/matches?tournament=1&game=warchest&players=2')).json.matches.length, 6);
-  assert.equal((await get('/api/matches?tournament=2')).json.matches.length, 0);
+  assert.equal((await get('/api/matches?tournament=2')).json.matches.length, 3);
+  assert.deepEqual((await get('/api/matches?game=goofspiel&players=3')).json.matches.map(m => m.id), [9, 8, 7]);
+  assert.equal((await get('/api/matches?game=goofspiel&players=2')).json.matches.length, 6);
+  assert.equal((await get('/api/matches?tournament=4')).json.matches.length, 0);
 });
 await test('match: the replay data, and a seat view without the other hand', async () => {
   const r = await get('/api/matches/1');
@@ -91,6 +96,12 @@ await test('match: the replay data, and a seat view without the other hand', asy
   const m = r.json;
   assert.equal(m.states.length, m.decisions.length + 1);
   assert.ok(m.decisions.every(d => typeof d.ms === 'number' && typeof d.action === 'string'));
+  // the record's own clock and per-decision CPU and wait (null where unmeasured)
+  assert.match(m.clock, /^(cpu|wall) /);
+  const number = x => x === null || typeof x === 'number' && x >= 0;
+  assert.ok(m.decisions.every(d => number(d.cpu_ms) && number(d.wait_ms)));
+  if (m.clock.startsWith('cpu '))   // the CPU clock is used only where CPU is measured
+    assert.ok(m.decisions.every(d => d.cpu_ms !== null));
   assert.ok(m.states.every(s => s.seats.every(z => z.hand !== null && z.bag !== null)));
   const v = (await get('/api/matches/1?view=0')).json;
   assert.equal(v.view, 0);
@@ -105,8 +116,8 @@ await test('match: the replay data, and a seat view without the other hand', asy
 await test('bot: history, opponents, recent, forfeits', async () => {
   const r = await get('/api/bots/greedy');
   assert.equal(r.status, 200);
-  assert.equal(r.json.history.length, 4);
-  assert.equal(r.json.recent.matches.length, 4);
+  assert.equal(r.json.history.length, 11);
+  assert.equal(r.json.recent.matches.length, 11);
   assert.ok(Array.isArray(r.json.forfeits));
   assert.equal(r.json.opponents.length, 2);
   const x = await get('/api/bots/' + encodeURIComponent('<script>alert(1)</script>'));
@@ -117,7 +128,7 @@ await test('live: rates, running tournaments, recent matches', async () => {
   const r = await get('/api/live');
   assert.equal(r.status, 200);
   assert.ok(r.json.per_minute >= 0 && Array.isArray(r.json.running));
-  assert.equal(r.json.recent.matches.length, 6);
+  assert.equal(r.json.recent.matches.length, 15);
 });
 await test('pages and assets: served with a strict CSP', async () => {
   for (const p of ['/', '/bot?name=greedy', '/matches', '/match?id=1', '/live', '/static/app.js',

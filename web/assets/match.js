@@ -34,7 +34,8 @@
     const facts = el('p', { class: 'status-line' },
       `${match.game}, ${match.players} players · ${match.reason}` +
       (match.culprit !== null ? ` (seat ${match.culprit})` : '') +
-      (match.detail ? ` · ${match.detail}` : '') + ` · seed ${match.seed} · ${match.options}`);
+      (match.detail ? ` · ${match.detail}` : '') + ` · seed ${match.seed} · ${match.options}` +
+      (match.clock ? ` · clock ${match.clock}` : ''));
     if (match.unavailable) {
       main.replaceChildren(title, facts, el('p', { class: 'error' }, 'No replay: ' + match.unavailable));
       return;
@@ -53,13 +54,21 @@
         oninput: e => go(Number(e.target.value)) }),
       el('span', { class: 'counter', id: 'counter' }));
     const keys = el('p', { class: 'muted keys' }, '← → step · Home End · Space play · f full view · 0-9 a seat\'s view');
+    // CPU and wait columns when the record measured them (records before
+    // the clock line did not: null).
+    const measured = match.decisions.some(d => d.cpu_ms !== null || d.wait_ms !== null);
     const rows = match.decisions.map((d, i) => el('tr', { 'data-step': i + 1, onclick: () => go(i + 1) },
       el('td', { class: 'num muted' }, i + 1),
       el('td', { class: 'seat' + d.seat }, seatName(d.seat)),
       el('td', {}, d.action, d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null),
-      el('td', { class: 'num muted' }, fixed(d.ms, 1) + ' ms')));
+      el('td', { class: 'num muted' }, fixed(d.ms, 1)),
+      measured ? [el('td', { class: 'num muted cpu' }, fixed(d.cpu_ms, 1)),
+                  el('td', { class: 'num muted wait' }, fixed(d.wait_ms, 1))] : null));
+    const heads = ['#', 'Seat', 'Decision', 'ms'].concat(measured ? ['CPU', 'Wait'] : []);
     const list = el('div', { class: 'actions', id: 'actions' }, el('table', {},
-      el('thead', {}, el('tr', {}, ['#', 'Seat', 'Decision', 'Time'].map(h => el('th', {}, h)))),
+      el('thead', {}, el('tr', {}, heads.map(h => el('th', {
+        title: { ms: 'milliseconds the bot took (wall)', CPU: 'milliseconds of CPU its processes used',
+                 Wait: 'milliseconds its threads waited for a CPU' }[h] || null }, h)))),
       el('tbody', {}, rows)));
     const logs = match.logs.map(l => el('div', {}, el('h2', {}, `Log of ${seatName(l.seat)} (seat ${l.seat})`),
       el('pre', { class: 'log' }, l.text)));
