@@ -13,6 +13,21 @@
 
 /* ---- filters shared by the reports and the match list ------------------- */
 
+int web_param_ladder(web_req *r, int64_t *id)
+{
+    const char *name = web_param(r, "ladder");
+    arena_ladder l;
+    *id = 0;
+    if (!name || !*name)
+        return 0;
+    int rc = arena_db_ladder_get(r->db, name, &l);
+    if (rc != 0)
+        return web_fail(r, rc == 1 ? 404 : 503, rc == 1 ? "no ladder '%s'" : "cannot read ladder '%s'",
+                        name);
+    *id = l.id;
+    return 0;
+}
+
 static int read_filter(web_req *r, arena_match_filter *f)
 {
     memset(f, 0, sizeof *f);
@@ -24,8 +39,11 @@ static int read_filter(web_req *r, arena_match_filter *f)
         snprintf(f->game, sizeof f->game, "%s", game);
     }
     if (web_param_i64(r, "players", 2, ARENA_MAX_SEATS, 0, &players) ||
-        web_param_i64(r, "tournament", 1, INT64_MAX, 0, &tournament))
+        web_param_i64(r, "tournament", 1, INT64_MAX, 0, &tournament) ||
+        web_param_ladder(r, &f->ladder_id))
         return -1;
+    if (tournament && f->ladder_id)
+        return web_fail(r, 400, "tournament and ladder choose different matches: give one");
     f->seats = (int)players;
     f->tournament_id = tournament;
     return 0;
@@ -42,21 +60,21 @@ static sqlite3_stmt *prepare(web_req *r, const char *sql)
     return st;
 }
 
-static void col_str(web_req *r, sqlite3_stmt *st, int col)
+static void col_str(jw *w, sqlite3_stmt *st, int col)
 {
     if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        jw_null(&r->out);
+        jw_null(w);
     else
-        jw_strn(&r->out, (const char *)sqlite3_column_text(st, col),
+        jw_strn(w, (const char *)sqlite3_column_text(st, col),
                 (size_t)sqlite3_column_bytes(st, col));
 }
 
-static void col_int(web_req *r, sqlite3_stmt *st, int col)
+static void col_int(jw *w, sqlite3_stmt *st, int col)
 {
     if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        jw_null(&r->out);
+        jw_null(w);
     else
-        jw_int(&r->out, sqlite3_column_int64(st, col));
+        jw_int(w, sqlite3_column_int64(st, col));
 }
 
 static int finish(web_req *r, sqlite3_stmt *st, int rc)
@@ -82,46 +100,46 @@ static const char BOTS[] =
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
     "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
     " b.removed_at IS NULL"
-    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id WHERE (:id = 0 OR b.id = :id) ORDER BY b.id";
+    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
 
-static sqlite3_stmt *bots_query(web_req *r, int64_t id)
-{
-    sqlite3_stmt *st = prepare(r, BOTS);
-    if (st)
-        sqlite3_bind_int64(st, 1, id);
-    return st;
-}
-
-static void bot_object(web_req *r, sqlite3_stmt *st)
+static void bot_object(jw *w, sqlite3_stmt *st)
 {
     static const char *const keys[] = { "id", "label", "name", "version", "status",
                                         "status_reason", "last_active_ms" };
-    jw *w = &r->out;
     jw_obj(w);
     for (int i = 0; i < 7; i++) {
         jw_key(w, keys[i]);
         if (i == 0 || i == 6)
-            col_int(r, st, i);
+            col_int(w, st, i);
         else
-            col_str(r, st, i);
+            col_str(w, st, i);
     }
     jw_key(w, "registered");
     jw_bool(w, sqlite3_column_int(st, 7));
     jw_obj_end(w);
 }
 
-static int bots_array(web_req *r)
+int web_bots_json(arena_db *db, FILE *out, char *err, size_t size)
 {
-    sqlite3_stmt *st = bots_query(r, 0);
-    if (!st)
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(arena_db_sqlite(db), BOTS, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, size, "cannot read the bots: %s", sqlite3_errmsg(arena_db_sqlite(db)));
+        sqlite3_finalize(st);
         return -1;
+    }
+    jw w;
+    jw_init(&w);
+    jw_arr(&w);
     int rc;
-    jw_key(&r->out, "bots");
-    jw_arr(&r->out);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        bot_object(r, st);
-    jw_arr_end(&r->out);
-    return finish(r, st, rc);
+        bot_object(&w, st);
+    jw_arr_end(&w);
+    sqlite3_finalize(st);
+    int ok = rc == SQLITE_DONE && !jw_failed(&w) && fwrite(w.buf, 1, w.len, out) == w.len;
+    if (!ok)
+        snprintf(err, size, "cannot read the bots");
+    jw_free(&w);
+    return ok ? 0 : -1;
 }
 
 /* ---- reports ----------------------------------------------------------------- */
@@ -135,8 +153,12 @@ static int report(web_req *r, web_report what)
     jw_key(&r->out, what == WEB_STANDINGS ? "standings" : "crosstable");
     if (web_cache_get(r->cache, r, what, &f) != 0)
         return -1;
-    if (what == WEB_STANDINGS && bots_array(r) != 0)
-        return -1;
+    if (what == WEB_STANDINGS) {
+        static const arena_match_filter every;
+        jw_key(&r->out, "bots");
+        if (web_cache_get(r->cache, r, WEB_BOTS, &every) != 0)
+            return -1;
+    }
     jw_obj_end(&r->out);
     return 0;
 }
@@ -159,6 +181,35 @@ static const char KINDS[] =
     " FROM k WHERE k.game IS NOT NULL)"
     " SELECT game, seats FROM k WHERE game IS NOT NULL";
 
+/* "ladders": [{id, name, game, options, created_ms}] (newest 200), then
+ * closes the object web_api_games opened. */
+static int ladders_json(web_req *r)
+{
+    sqlite3_stmt *st = prepare(r, "SELECT id, name, game, options, created_at FROM ladders"
+                                  " ORDER BY id DESC LIMIT 200");
+    if (!st)
+        return -1;
+    static const char *const keys[] = { "id", "name", "game", "options", "created_ms" };
+    int rc;
+    jw *w = &r->out;
+    jw_key(w, "ladders");
+    jw_arr(w);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        jw_obj(w);
+        for (int i = 0; i < 5; i++) {
+            jw_key(w, keys[i]);
+            if (i == 0 || i == 4)
+                col_int(w, st, i);
+            else
+                col_str(w, st, i);
+        }
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+    return finish(r, st, rc);
+}
+
 int web_api_games(web_req *r)
 {
     sqlite3_stmt *st = prepare(r, KINDS);
@@ -172,9 +223,9 @@ int web_api_games(web_req *r)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         jw_obj(w);
         jw_key(w, "game");
-        col_str(r, st, 0);
+        col_str(w, st, 0);
         jw_key(w, "players");
-        col_int(r, st, 1);
+        col_int(w, st, 1);
         jw_obj_end(w);
     }
     jw_arr_end(w);
@@ -193,13 +244,14 @@ int web_api_games(web_req *r)
         for (int i = 0; i < 8; i++) {
             jw_key(w, keys[i]);
             if (sqlite3_column_type(st, i) == SQLITE_TEXT)
-                col_str(r, st, i);
+                col_str(w, st, i);
             else
-                col_int(r, st, i);
+                col_int(w, st, i);
         }
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_obj_end(w);
-    return finish(r, st, rc);
+    if (finish(r, st, rc))
+        return -1;
+    return ladders_json(r);
 }

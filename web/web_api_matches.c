@@ -23,7 +23,7 @@
 #define SCAN_WINDOW 20000
 
 typedef struct page_query {
-    int64_t bot, before, limit, tournament, players;
+    int64_t bot, before, limit, tournament, ladder, players;
     const char *game, *reason;
     double score;             /* result: the bot's score, or -1 for any; draws: 0.5 */
 } page_query;
@@ -33,6 +33,7 @@ typedef struct page_query {
 #define FILTERS \
     " AND (:game = '' OR +m.game = :game) AND (:players = 0 OR +m.seats = :players)" \
     " AND (:tournament = 0 OR +m.tournament_id = :tournament)" \
+    " AND (:ladder = 0 OR +m.ladder_id = :ladder)" \
     " AND (:reason = '' OR +m.reason = :reason)"
 static const char PAGE_BY_BOT[] =
     "SELECT m.id FROM match_seats s JOIN matches m ON m.id = s.match_id"
@@ -129,7 +130,7 @@ static int write_page(web_req *r, const page_query *q)
     sqlite3 *h = arena_db_sqlite(r->db);
     sqlite3_stmt *st = NULL, *row = NULL;
     int filtered = (q->game && *q->game) || (q->reason && *q->reason) || q->tournament ||
-                   q->players || q->score >= 0;
+                   q->ladder || q->players || q->score >= 0;
     int64_t before = q->before, floor = 0;
     if (!q->bot && filtered) {
         /* the window starts at the newest match, not at the cursor's default */
@@ -151,6 +152,7 @@ static int write_page(web_req *r, const page_query *q)
     bind(st, ":floor", floor);
     bind(st, ":limit", q->limit + 1);
     bind(st, ":tournament", q->tournament);
+    bind(st, ":ladder", q->ladder);
     bind(st, ":players", q->players);
     bind_text(st, ":game", q->game);
     bind_text(st, ":reason", q->reason);
@@ -226,7 +228,8 @@ int web_api_matches(web_req *r)
     if (web_param_i64(r, "before", 1, INT64_MAX, INT64_MAX, &q.before) ||
         web_param_i64(r, "limit", 1, PAGE_MAX, PAGE_DEFAULT, &q.limit) ||
         web_param_i64(r, "tournament", 1, INT64_MAX, 0, &q.tournament) ||
-        web_param_i64(r, "players", 2, ARENA_MAX_SEATS, 0, &q.players))
+        web_param_i64(r, "players", 2, ARENA_MAX_SEATS, 0, &q.players) ||
+        web_param_ladder(r, &q.ladder))
         return -1;
     if (result && *result) {
         q.score = !strcmp(result, "win") ? 1 : !strcmp(result, "draw") ? 0.5

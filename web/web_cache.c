@@ -8,7 +8,10 @@
  * that finds the stamp old still gets the last JSON at once, and starts
  * one refresh in the background (its own read-only connection), no more
  * often than twice the time the last refresh took. Only the first request
- * for a filter waits for the computation.
+ * for a filter waits for the computation. The bots beside the standings
+ * (labels, status, last active: a lookup per bot) are cached the same way,
+ * refreshed also when MIN_INTERVAL_MS has passed, as a bot's status can
+ * change without a match.
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -89,7 +92,8 @@ static void compute(web_cache *c, entry *e, arena_db *db, int64_t stamp)
     int rc = -1;
     if (out) {
         rc = e->what == WEB_STANDINGS ? arena_standings(db, &e->f, ARENA_JSON, out, err, sizeof err)
-                                      : arena_crosstable(db, &e->f, ARENA_JSON, out, err, sizeof err);
+           : e->what == WEB_CROSSTABLE ? arena_crosstable(db, &e->f, ARENA_JSON, out, err, sizeof err)
+           : web_bots_json(db, out, err, sizeof err);
         fclose(out);
     }
     pthread_mutex_lock(&c->mu);
@@ -160,7 +164,7 @@ static entry *slot(web_cache *c, web_report what, const arena_match_filter *f)
     for (int i = 0; i < ENTRIES; i++) {
         entry *e = &c->e[i];
         if (e->used && e->what == what && e->f.tournament_id == f->tournament_id &&
-            e->f.seats == f->seats && !strcmp(e->f.game, f->game))
+            e->f.ladder_id == f->ladder_id && e->f.seats == f->seats && !strcmp(e->f.game, f->game))
             return e;
         if (!e->computing && !e->waiting && (!victim || !e->used || (victim->used && e->asked_ms < victim->asked_ms)))
             victim = victim && !victim->used ? victim : e;
@@ -199,7 +203,9 @@ int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_f
         pthread_cond_wait(&c->cv, &c->mu);
     e->waiting--;
     int64_t wait = e->took_ms * 2 > MIN_INTERVAL_MS ? e->took_ms * 2 : MIN_INTERVAL_MS;
-    if (e->stamp != stamp && !e->computing && now - e->computed_ms >= wait)
+    /* bots change without a match (disabled, removed): theirs is refreshed
+     * on time alone too */
+    if ((e->stamp != stamp || e->what == WEB_BOTS) && !e->computing && now - e->computed_ms >= wait)
         start_refresh(c, e, stamp);
     int rc = 0;
     if (e->status)

@@ -7,6 +7,7 @@
 #define WEB_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "arena_db.h"
 #include "jw.h"
 
@@ -48,6 +49,10 @@ int  web_param_i64(web_req *r, const char *key, int64_t lo, int64_t hi, int64_t 
 int  web_fail(web_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The API's handlers: each writes r->out and returns 0, or web_fail. */
+/* The ladder named by the `ladder` parameter: its id in *id (0 when not
+ * given): 0, or web_fail (404 for a name no ladder has). web_api.c. */
+int  web_param_ladder(web_req *r, int64_t *id);
+
 int  web_api_standings(web_req *r);
 int  web_api_crosstable(web_req *r);
 int  web_api_matches(web_req *r);
@@ -58,7 +63,14 @@ int  web_api_match(web_req *r);            /* web_replay.c */
 
 /* ---- web_cache.c: reports that cost a whole-table read --------------------- */
 
-typedef enum { WEB_STANDINGS, WEB_CROSSTABLE } web_report;
+typedef enum {
+    WEB_STANDINGS, WEB_CROSSTABLE,
+    WEB_BOTS                  /* every bot as the tables show it (its filter unused) */
+} web_report;
+
+/* The JSON array of every bot (label, status, last active) into out: 0, or
+ * -1 with err. web_api.c; cached as WEB_BOTS. */
+int  web_bots_json(arena_db *db, FILE *out, char *err, size_t size);
 
 web_cache *web_cache_new(const char *db_path);
 void web_cache_free(web_cache *c);

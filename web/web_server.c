@@ -88,8 +88,8 @@ typedef struct route {
 } route;
 
 static const char *const P_NONE[] = { NULL };
-static const char *const P_REPORT[] = { "game", "players", "tournament", NULL };
-static const char *const P_MATCHES[] = { "bot", "game", "players", "tournament", "reason",
+static const char *const P_REPORT[] = { "game", "players", "tournament", "ladder", NULL };
+static const char *const P_MATCHES[] = { "bot", "game", "players", "tournament", "ladder", "reason",
                                          "result", "before", "limit", NULL };
 static const char *const P_MATCH[] = { "view", NULL };
 

@@ -13,6 +13,7 @@
 #include <msgpack.h>
 #include "game.h"
 #include "gs.h"
+#include "gs_game.h"
 #include "mpw.h"
 
 /* ---- the declaration ---------------------------------------------------- */
@@ -182,6 +183,8 @@ static int render(const void *state, char *buf, size_t size)
     return (int)n;
 }
 
+static void write_json(struct jw *w, const void *state, int seat) { gs_write_json(w, state, seat); }
+
 const game_api game_goofspiel = {
     .name = "goofspiel",
     .description = "bid hidden cards for a face-down prize deck (OpenSpiel's goofspiel)",
@@ -204,4 +207,5 @@ const game_api game_goofspiel = {
     .result = result,
     .hash = hash,
     .render = render,
+    .write_json = write_json,
 };

@@ -8,4 +8,10 @@
 
 extern const game_api game_goofspiel;
 
+struct jw;
+struct gs_state;
+/* The state as JSON for the web (gs_json.c): seat -1 the whole truth, else
+ * what that seat's observation holds. */
+void gs_write_json(struct jw *w, const struct gs_state *s, int seat);
+
 #endif

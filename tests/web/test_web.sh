@@ -23,16 +23,25 @@ A bot add random --cmd "$RANDOM_BOT" >/dev/null
 A bot add greedy --cmd "$GREEDY_BOT" >/dev/null
 A bot add hostile --cmd "$GREEDY_BOT" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet
-# A second game, in two kinds (3 seats, then 2): matches 7-9 and 10-15.
+# A second game, in two kinds (3 seats, then 2): matches 7-9 and 10-15,
+# between random and two more of it (greedy plays only War Chest).
+A bot add random2 --cmd "$RANDOM_BOT" >/dev/null
+A bot add random3 --cmd "$RANDOM_BOT" >/dev/null
 A tournament --game goofspiel --players 3 --format free-for-all --cards 5 --games 3 \
-  --concurrency 2 --memory-mb 0 --quiet
-A tournament --game goofspiel --cards 4 --games 2 --concurrency 2 --memory-mb 0 --quiet
+  --concurrency 2 --memory-mb 0 --quiet random random2 random3
+A tournament --game goofspiel --cards 4 --games 2 --concurrency 2 --memory-mb 0 --quiet \
+  random random2 random3
 # A hostile name can only come from outside the arena's own checks (an older
 # or edited database): put it there, then export match 1's record.
+# Goofspiel's 2-seat matches (10-15) become a ladder's, one with a hostile
+# name too (a ladder runner stores them so: no tournament, its own count).
 "$PYTHON" - "$ROOT/arena.db" "$ROOT/record.txt" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.execute("UPDATE bots SET name = '<script>alert(1)</script>' WHERE name = 'hostile'")
+db.execute("INSERT INTO ladders(id, name, game, options, seed, created_at)"
+           " SELECT 1, '<b>night</b> & day', game, options, 7, 0 FROM tournaments WHERE id = 3")
+db.execute("UPDATE matches SET ladder_id = 1, tournament_id = NULL WHERE tournament_id = 3")
 db.commit()
 open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1").fetchone()[0])
 PY

@@ -69,12 +69,28 @@ async function test(name, fn) {
 const shot = name => page.screenshot({ path: path.join(shots, name + '.png'), fullPage: true });
 
 await test('leaderboard lists the bots of the tournament', async () => {
-  await page.goto(base + '/');
+  await page.goto(base + '/?kind=warchest:2');
   await page.waitForSelector('table.standings tbody tr');
   const names = await page.$$eval('table.standings tbody tr td:nth-child(2) a', as => as.map(a => a.textContent));
   assert.deepEqual([...names].sort(), [EVIL, 'greedy', 'random'].sort());
   await page.waitForSelector('table.heat');
   await shot('leaderboard');
+});
+await test('a ladder\'s leaderboard, chosen from the list, its hostile name as text', async () => {
+  const ladder = '<b>night</b> & day';
+  await page.goto(base + '/?kind=goofspiel:2');
+  await page.waitForSelector('table.standings tbody tr');
+  await Promise.all([page.waitForNavigation(), page.selectOption('select[name=from]', 'ladder=' + ladder)]);
+  assert.equal(new URL(page.url()).searchParams.get('ladder'), ladder);
+  await page.waitForSelector('table.standings tbody tr');
+  assert.deepEqual(await page.$$eval('table.standings tbody tr td:nth-child(7)', t => t.map(x => x.textContent)),
+    ['4', '4', '4']);
+  const chosen = await page.$eval('select[name=from]', s => s.selectedOptions[0].textContent);
+  assert.equal(chosen, `ladder ${ladder}: goofspiel`);
+  assert.equal(await page.locator('select[name=from] b').count(), 0, 'no markup from a name');
+  await shot('leaderboard-ladder');
+  await page.goto(base + '/?kind=warchest:2');
+  await page.waitForSelector('table.standings tbody tr');
 });
 await test('a bot named <script>alert(1)</script> is shown as text', async () => {
   const link = page.locator('table.standings a', { hasText: EVIL });
@@ -98,7 +114,7 @@ await test('a bot page shows its rating plot', async () => {
 await test('match list', async () => {
   await page.goto(base + '/matches?bot=greedy');
   await page.waitForSelector('table.matches tbody tr');
-  assert.equal(await page.locator('table.matches tbody tr').count(), 11);  // both games
+  assert.equal(await page.locator('table.matches tbody tr').count(), 4);
   await shot('matches');
 });
 await test('the replay steps with the keyboard and matches `referee show`', async () => {
@@ -140,6 +156,24 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
   const stopped = await counter();
   await page.waitForTimeout(700);
   assert.equal(await counter(), stopped);
+});
+await test('a second game draws its own table, in full and a seat\'s view', async () => {
+  await page.goto(base + '/match?id=7');
+  await page.waitForSelector('#gs-table');
+  await page.keyboard.press('End');
+  const points = await page.$$eval('#gs-table [data-points]', t => t.map(x => x.dataset.points));
+  const detail = await page.textContent('p.status-line');
+  assert.ok(detail.includes('points ' + points.join('-')), `${detail} vs ${points}`);
+  assert.equal(await page.locator('table.gs-history tbody tr').count(), 5);
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');                // seat 0 has bid
+  await page.keyboard.press('2');                         // seat 2's view
+  await page.waitForSelector('#views button.on[data-view="2"]');
+  await page.waitForSelector('#gs-table');
+  assert.equal(await page.textContent('[data-seat="0"] [data-zone="hand"]'), 'hand4 hidden'  /* 5 cards, one bid */);
+  assert.equal(await page.textContent('[data-seat="0"] [data-zone="bid"] .gs-card'), '?');
+  assert.match(await page.textContent('[data-seat="2"] [data-zone="hand"]'), /^hand(\d+)+$/);
+  await shot('replay-goofspiel');
 });
 await test('the seat view hides the other seat\'s hand', async () => {
   await page.goto(base + '/match?id=1&step=9');

@@ -48,6 +48,18 @@ await test('standings: rows of the tournament, bots with status', async () => {
       assert.equal(typeof row[k], 'number', k);
   assert.ok(r.json.bots.every(b => b.status && 'last_active_ms' in b));
 });
+const LADDER = encodeURIComponent('<b>night</b> & day');
+await test('standings and crosstable of a ladder', async () => {
+  const r = await get(`/api/standings?ladder=${LADDER}&game=goofspiel&players=2`);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.standings.map(x => x.games), [4, 4, 4]);
+  // the ladder's matches only: none in War Chest, none in three seats
+  assert.deepEqual((await get(`/api/standings?ladder=${LADDER}&game=warchest`)).json.standings, []);
+  assert.deepEqual((await get(`/api/standings?ladder=${LADDER}&game=goofspiel&players=3`)).json.standings, []);
+  const x = await get(`/api/crosstable?ladder=${LADDER}&game=goofspiel&players=2`);
+  assert.equal(x.json.crosstable.length, 6);
+  assert.ok(x.json.crosstable.every(c => c.wins + c.draws + c.losses === 2));
+});
 await test('crosstable: pairs of the same bots', async () => {
   const r = await get('/api/crosstable?game=warchest');
   assert.equal(r.status, 200);
@@ -62,6 +74,8 @@ await test('games: the kinds and the tournaments', async () => {
     { game: 'warchest', players: 2 }]);
   assert.deepEqual(r.json.tournaments.map(t => [t.id, t.game, t.planned]),
     [[3, 'goofspiel', 6], [2, 'goofspiel', 3], [1, 'warchest', 6]]);
+  assert.deepEqual(r.json.ladders.map(l => [l.id, l.name, l.game]), [[1, '<b>night</b> & day', 'goofspiel']]);
+  assert.ok(!r.text.includes('<b>') && !r.text.includes('&'), 'ladder names are escaped in JSON');
 });
 await test('matches: pages through every match with the cursor, newest first', async () => {
   const seen = [];
@@ -77,17 +91,22 @@ await test('matches: pages through every match with the cursor, newest first', a
 });
 await test('matches: filters by bot, result, reason, tournament, game', async () => {
   const all = (await get('/api/matches?bot=greedy')).json.matches;
-  assert.equal(all.length, 4 + 3 + 4);  // War Chest, Goofspiel 3 seats, 2 seats
+  assert.equal(all.length, 4);
   assert.ok(all.every(m => m.seats.some(s => s.bot === 'greedy')));
   const won = (await get('/api/matches?bot=greedy&result=win')).json.matches;
   assert.ok(won.every(m => m.seats.find(s => s.bot === 'greedy').score === 1));
   const lost = (await get('/api/matches?bot=greedy&result=loss')).json.matches;
-  assert.equal(won.length + lost.length + (await get('/api/matches?bot=greedy&result=draw')).json.matches.length, 11);
+  assert.equal(won.length + lost.length + (await get('/api/matches?bot=greedy&result=draw')).json.matches.length, 4);
   assert.equal((await get('/api/matches?reason=nothing-like-it')).json.matches.length, 0);
   assert.equal((await get('/api/matches?tournament=1&game=warchest&players=2')).json.matches.length, 6);
   assert.equal((await get('/api/matches?tournament=2')).json.matches.length, 3);
   assert.deepEqual((await get('/api/matches?game=goofspiel&players=3')).json.matches.map(m => m.id), [9, 8, 7]);
   assert.equal((await get('/api/matches?game=goofspiel&players=2')).json.matches.length, 6);
+  assert.deepEqual((await get(`/api/matches?ladder=${LADDER}`)).json.matches.map(m => m.id), [15, 14, 13, 12, 11, 10]);
+  assert.equal((await get(`/api/matches?ladder=${LADDER}&bot=random2`)).json.matches.length, 4);
+  assert.equal((await get(`/api/matches?ladder=${LADDER}&bot=greedy`)).json.matches.length, 0);
+  assert.equal((await get(`/api/matches?ladder=${LADDER}&game=warchest`)).json.matches.length, 0);
+  assert.equal((await get('/api/matches?tournament=3')).json.matches.length, 0);   // the ladder's now
   assert.equal((await get('/api/matches?tournament=4')).json.matches.length, 0);
 });
 await test('match: the replay data, and a seat view without the other hand', async () => {
@@ -113,11 +132,29 @@ await test('match: the replay data, and a seat view without the other hand', asy
   assert.ok(!JSON.stringify(v.states).includes('"hand":{"') ||
     v.states.every(s => s.seats[1].hand === null));
 });
+await test('match: a second game, its own JSON, and a seat view without the others\' hands', async () => {
+  const m = (await get('/api/matches/7')).json;           // Goofspiel, 3 seats, 5 cards
+  assert.equal(m.game, 'goofspiel');
+  assert.equal(m.states.length, m.decisions.length + 1);
+  assert.equal(m.decisions.length, 15);
+  const end = m.states.at(-1);
+  assert.equal(end.round, 5);
+  assert.equal(end.history.length, 5);
+  assert.ok(end.seats.every(s => s.hand.length === 0));
+  // the final points are the match's detail ("points a-b-c")
+  assert.equal('points ' + end.seats.map(s => s.points).join('-'), m.detail);
+  const v = (await get('/api/matches/7?view=1')).json;
+  assert.ok(v.states.every(s => s.seats[0].hand === null && s.seats[2].hand === null &&
+    Array.isArray(s.seats[1].hand)));
+  // a bid made this round by another seat shows as made, without its card
+  assert.ok(v.states.some(s => s.seats[0].has_bid && s.seats[0].bid === null));
+  assert.ok(m.states.every((s, i) => s.seats.every((z, p) => z.hand_count === v.states[i].seats[p].hand_count)));
+});
 await test('bot: history, opponents, recent, forfeits', async () => {
   const r = await get('/api/bots/greedy');
   assert.equal(r.status, 200);
-  assert.equal(r.json.history.length, 11);
-  assert.equal(r.json.recent.matches.length, 11);
+  assert.equal(r.json.history.length, 4);
+  assert.equal(r.json.recent.matches.length, 4);
   assert.ok(Array.isArray(r.json.forfeits));
   assert.equal(r.json.opponents.length, 2);
   const x = await get('/api/bots/' + encodeURIComponent('<script>alert(1)</script>'));
@@ -150,6 +187,10 @@ await test('bad input: 4xx with a reason, never 5xx', async () => {
   await bad('/api/matches?before=99999999999999999999999', 400);
   await bad('/api/matches?players=1', 400);
   await bad('/api/matches?game=chess', 400);
+  await bad('/api/matches?ladder=nope', 404);
+  await bad('/api/standings?ladder=nope', 404);
+  await bad(`/api/standings?ladder=${LADDER}&tournament=1`, 400);
+  await bad(`/api/crosstable?ladder=${LADDER}&ladder=x`, 400);
   await bad('/api/matches?result=win', 400);          // whose win?
   await bad('/api/matches?bot=greedy&result=maybe', 400);
   await bad('/api/matches?bot=nobody', 404);

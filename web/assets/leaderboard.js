@@ -1,6 +1,6 @@
 /*
  * leaderboard.js - the leaderboard (/): standings per kind of match (a game
- * and its number of seats), for all matches or one tournament, then the
+ * and its number of seats), for all matches, one tournament or one ladder, then the
  * crosstable as a heat map. Data: /api/games, /api/standings, /api/crosstable.
  */
 'use strict';
@@ -10,7 +10,7 @@
   const main = document.getElementById('main');
   try {
     const games = await api('/api/games');
-    const tournament = param('tournament') || '';
+    const tournament = param('tournament') || '', ladder = param('ladder') || '';
     const kinds = games.kinds;
     let kind = param('kind') || (kinds.length ? `${kinds[0].game}:${kinds[0].players}` : '');
     const [game, players] = kind.split(':');
@@ -18,18 +18,29 @@
     if (game) q.set('game', game);
     if (players) q.set('players', players);
     if (tournament) q.set('tournament', tournament);
+    if (ladder) q.set('ladder', ladder);
     const data = await api('/api/standings?' + q);
 
     const pick = (name, value, options) => el('select', {
       name, onchange: e => { const u = new URLSearchParams(location.search);
         u.set(name, e.target.value); location.search = u; } },
       options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
+    // which matches: all, a tournament's or a ladder's (one parameter or the other)
+    const from = () => el('select', { name: 'from', onchange: e => {
+      const u = new URLSearchParams(location.search), [k, v] = e.target.value.split(/=(.*)/s);
+      u.delete('tournament'); u.delete('ladder');
+      if (k) u.set(k, v);
+      location.search = u; } },
+      [['', 'all matches']].concat(
+        games.ladders.map(l => ['ladder=' + l.name, `ladder ${l.name}: ${l.game}`]),
+        games.tournaments.map(t => ['tournament=' + t.id, `tournament ${t.id}: ${t.format}, ${t.game}` +
+          (t.finished_ms ? '' : ' (running)')]))
+        .map(([v, label]) => el('option', { value: v,
+          selected: v === (ladder ? 'ladder=' + ladder : tournament ? 'tournament=' + tournament : '') }, label)));
     const toolbar = el('div', { class: 'toolbar' },
       el('label', {}, 'Kind', pick('kind', kind, kinds.map(k =>
         [`${k.game}:${k.players}`, `${k.game}, ${k.players} players`]))),
-      el('label', {}, 'Matches', pick('tournament', tournament, [['', 'all matches']].concat(
-        games.tournaments.map(t => [String(t.id), `tournament ${t.id}: ${t.format}, ${t.game}` +
-          (t.finished_ms ? '' : ' (running)')])))));
+      el('label', {}, 'Matches', from()));
 
     const bots = new Map();
     for (const b of data.bots) bots.set(b.label, b);

@@ -1,6 +1,6 @@
 /*
  * matches.js - the match list (/matches): filters by bot, game, tournament,
- * result and reason, newest first, a page at a time through the API's
+ * ladder, result and reason, newest first, a page at a time through the API's
  * cursor (`before`), so any page costs what the first does. Data:
  * /api/matches.
  */
@@ -9,7 +9,7 @@
   const { api, el, matchesTable } = Arena;
   Arena.header('/matches');
   const main = document.getElementById('main');
-  const keys = ['bot', 'game', 'players', 'tournament', 'result', 'reason', 'before'];
+  const keys = ['bot', 'game', 'players', 'tournament', 'ladder', 'result', 'reason', 'before'];
   const now = new URLSearchParams(location.search);
   const q = new URLSearchParams();
   for (const k of keys) if (now.get(k)) q.set(k, now.get(k));
@@ -24,6 +24,7 @@
       field('Bot', text('bot', 'any bot')),
       field('Game', choice('game', [['', 'any']].concat(gameNames.map(g => [g, g])))),
       field('Tournament', choice('tournament', [['', 'any']].concat(games.tournaments.map(t => [String(t.id), `#${t.id} ${t.format}`])))),
+      games.ladders.length ? field('Ladder', choice('ladder', [['', 'any']].concat(games.ladders.map(l => [l.name, l.name])))) : null,
       field('Result', choice('result', [['', 'any'], ['win', 'bot won'], ['draw', 'draw'], ['loss', 'bot lost']])),
       field('Reason', text('reason', 'markers, timeout…')),
       el('button', { type: 'submit' }, 'Filter'),

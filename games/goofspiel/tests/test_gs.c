@@ -4,6 +4,8 @@
  * sent do not change when what it may not see changes (the prize deck's
  * order, the bids of the round in progress, and with reveal=winner every
  * other seat's bids and hand), and do change when what it sees changes.
+ * Its JSON for the web (gs_json.c) from a hand-made position: the whole
+ * truth in full view, a seat's observation in its view.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include "game.h"
 #include "gs.h"
 #include "gs_game.h"
+#include "jw.h"
 
 static const game_api *g = &game_goofspiel;
 
@@ -31,6 +34,54 @@ static gs_state dealt(int players, int cards, int tie, int reveal)
     gs_state s;
     assert_null(gs_init(&s, &o, 1));
     return s;
+}
+
+/* The state's JSON for `seat` (-1: full), NUL-terminated in a static buffer. */
+static const char *json_of(const gs_state *s, int seat)
+{
+    static char out[4096];
+    jw w;
+    jw_init(&w);
+    g->write_json(&w, s, seat);
+    assert_false(jw_failed(&w));
+    assert_true(w.len < sizeof out);
+    memcpy(out, w.buf, w.len);
+    out[w.len] = '\0';
+    jw_free(&w);
+    return out;
+}
+
+static void test_json_full_and_seat_views(void **state)
+{
+    gs_state s = dealt(2, 4, GS_TIE_DISCARD, GS_REVEAL_WINNER);
+    gs_apply(&s, 3);                           /* round 1 (prize 1): 3 beats 1 */
+    gs_apply(&s, 1);
+    gs_apply(&s, 4);                           /* round 2 (prize 2): seat 0 has bid 4 */
+    assert_string_equal(json_of(&s, -1),
+        "{\"players\":2,\"round\":2,\"rounds\":4,\"to_move\":1,\"prize\":2,"
+        "\"prizes_left\":[3,4],\"reveal\":\"winner\",\"seats\":["
+        "{\"points\":1,\"hand\":[1,2],\"hand_count\":2,\"bid\":4,\"has_bid\":true},"
+        "{\"points\":0,\"hand\":[2,3,4],\"hand_count\":3,\"bid\":null,\"has_bid\":false}],"
+        "\"history\":[{\"prize\":1,\"winner\":0,\"bids\":[3,1]}]}");
+    /* Seat 1 sees neither seat 0's hand nor its bid (only that it bid),
+     * nor seat 0's past bids under reveal=winner. */
+    assert_string_equal(json_of(&s, 1),
+        "{\"players\":2,\"round\":2,\"rounds\":4,\"to_move\":1,\"prize\":2,"
+        "\"prizes_left\":[3,4],\"reveal\":\"winner\",\"seats\":["
+        "{\"points\":1,\"hand\":null,\"hand_count\":2,\"bid\":null,\"has_bid\":true},"
+        "{\"points\":0,\"hand\":[2,3,4],\"hand_count\":3,\"bid\":null,\"has_bid\":false}],"
+        "\"history\":[{\"prize\":1,\"winner\":0,\"bids\":[null,1]}]}");
+    /* A seat's view holds the prizes to come as a set: the deck's order is
+     * nobody's to see. */
+    gs_state d = dealt(2, 4, GS_TIE_DISCARD, GS_REVEAL_BIDS);
+    d.prize[1] = 4, d.prize[3] = 2;            /* deck 1 4 3 2 */
+    assert_non_null(strstr(json_of(&d, -1), "\"prizes_left\":[4,3,2]"));
+    assert_non_null(strstr(json_of(&d, 0), "\"prizes_left\":[2,3,4]"));
+    /* Over: no prize, nobody to move. */
+    for (int card = 1; card <= 4; card++)
+        gs_apply(&d, card), gs_apply(&d, card);
+    assert_non_null(strstr(json_of(&d, 0), "\"round\":4,\"rounds\":4,\"to_move\":null,\"prize\":null,"
+                                            "\"prizes_left\":[]"));
 }
 
 static void test_highest_bid_takes_the_prize(void **state)
@@ -282,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_hidden_bids_and_deck_3p),
         cmocka_unit_test(test_hidden_reveal_winner_4p),
         cmocka_unit_test(test_reveal_rules),
+        cmocka_unit_test(test_json_full_and_seat_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
