@@ -179,7 +179,8 @@ static const char KINDS[] =
     " SELECT CASE WHEN " NEXT_SEATS " IS NOT NULL THEN k.game ELSE " NEXT_GAME " END,"
     "  coalesce(" NEXT_SEATS ", (SELECT min(m.seats) FROM matches m WHERE m.game = " NEXT_GAME "))"
     " FROM k WHERE k.game IS NOT NULL)"
-    " SELECT game, seats FROM k WHERE game IS NOT NULL";
+    " SELECT game, seats, (SELECT max(m.id) FROM matches m WHERE m.game = k.game AND m.seats = k.seats)"
+    " FROM k WHERE game IS NOT NULL";
 
 /* "ladders": [{id, name, game, options, created_ms}] (newest 200), then
  * closes the object web_api_games opened. */
@@ -226,6 +227,8 @@ int web_api_games(web_req *r)
         col_str(w, st, 0);
         jw_key(w, "players");
         col_int(w, st, 1);
+        jw_key(w, "newest");          /* its newest match's id: the index's last column */
+        col_int(w, st, 2);
         jw_obj_end(w);
     }
     jw_arr_end(w);

@@ -70,8 +70,8 @@ await test('crosstable: pairs of the same bots', async () => {
 await test('games: the kinds and the tournaments', async () => {
   const r = await get('/api/games');
   // sorted by game then seats: two kinds of one game, then another game
-  assert.deepEqual(r.json.kinds, [{ game: 'goofspiel', players: 2 }, { game: 'goofspiel', players: 3 },
-    { game: 'warchest', players: 2 }]);
+  assert.deepEqual(r.json.kinds, [{ game: 'goofspiel', players: 2, newest: 15 },
+    { game: 'goofspiel', players: 3, newest: 9 }, { game: 'warchest', players: 2, newest: 6 }]);
   assert.deepEqual(r.json.tournaments.map(t => [t.id, t.game, t.planned]),
     [[3, 'goofspiel', 6], [2, 'goofspiel', 3], [1, 'warchest', 6]]);
   assert.deepEqual(r.json.ladders.map(l => [l.id, l.name, l.game]), [[1, '<b>night</b> & day', 'goofspiel']]);

@@ -12,7 +12,9 @@
     const games = await api('/api/games');
     const tournament = param('tournament') || '', ladder = param('ladder') || '';
     const kinds = games.kinds;
-    let kind = param('kind') || (kinds.length ? `${kinds[0].game}:${kinds[0].players}` : '');
+    // the kind asked for, else the one played last
+    const latest = kinds.reduce((a, k) => !a || k.newest > a.newest ? k : a, null);
+    let kind = param('kind') || (latest ? `${latest.game}:${latest.players}` : '');
     const [game, players] = kind.split(':');
     const q = new URLSearchParams();
     if (game) q.set('game', game);
