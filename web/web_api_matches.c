@@ -366,6 +366,15 @@ static const char RUNNING[] =
     " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id), t.created_at"
     " FROM tournaments t WHERE t.finished_at IS NULL ORDER BY t.id DESC LIMIT 20";
 
+/* Ladders that played among the latest 1,000 matches: name, game, how many
+ * of those, its latest finish, and the matches it has scheduled so far
+ * (its highest game_index + 1, from the (ladder, index) index). */
+static const char LADDERS_ACTIVE[] =
+    "SELECT l.name, l.game, count(*), max(m.finished_ms),"
+    " (SELECT max(x.game_index) + 1 FROM matches x WHERE x.ladder_id = l.id)"
+    " FROM (SELECT ladder_id, finished_ms FROM matches ORDER BY id DESC LIMIT 1000) m"
+    " JOIN ladders l ON l.id = m.ladder_id GROUP BY l.id ORDER BY max(m.finished_ms) DESC";
+
 int web_api_live(web_req *r)
 {
     sqlite3_stmt *st = NULL;
@@ -393,6 +402,8 @@ int web_api_live(web_req *r)
     jw_num(w, ten / 10.0);
     if (rows_as_arrays(r, "running", RUNNING, 0) != 0)
         return web_fail(r, 503, "cannot read the tournaments");
+    if (rows_as_arrays(r, "ladders", LADDERS_ACTIVE, 0) != 0)
+        return web_fail(r, 503, "cannot read the ladders");
     page_query q = { .before = INT64_MAX, .limit = 15, .score = -1 };
     jw_key(w, "recent");
     jw_obj(w);

@@ -196,6 +196,9 @@ await test('the seat view hides the other seat\'s hand', async () => {
 await test('live page', async () => {
   await page.goto(base + '/live');
   await page.waitForSelector('table.matches tbody tr');
+  assert.deepEqual(await page.$$eval('#ladders tbody td', t => t.map(x => x.textContent)).then(t => t.slice(0, 4)),
+    ['<b>night</b> & day', 'goofspiel', '6', '6']);
+  assert.equal(await page.locator('#ladders b').count(), 0, 'the ladder\'s name is text');
   await shot('live');
 });
 await test('no script errors, no dialogs', async () => {

@@ -166,6 +166,9 @@ await test('live: rates, running tournaments, recent matches', async () => {
   assert.equal(r.status, 200);
   assert.ok(r.json.per_minute >= 0 && Array.isArray(r.json.running));
   assert.equal(r.json.recent.matches.length, 15);
+  assert.deepEqual(r.json.ladders.map(([name, game, recent]) => [name, game, recent]),
+    [['<b>night</b> & day', 'goofspiel', 6]]);
+  assert.equal(r.json.ladders[0][4], 6);   // its highest game index + 1
 });
 await test('pages and assets: served with a strict CSP', async () => {
   for (const p of ['/', '/bot?name=greedy', '/matches', '/match?id=1', '/live', '/static/app.js',

@@ -1,6 +1,6 @@
 /*
  * live.js - what is happening now (/live): matches per minute, tournaments
- * still running with their progress, the latest matches. Refreshes itself
+ * still running with their progress, ladders playing, the latest matches. Refreshes itself
  * every two seconds. Data: /api/live.
  */
 'use strict';
@@ -27,6 +27,14 @@
             el('td', {}, format), el('td', {}, bar, ` ${done} / ${planned}`), el('td', { class: 'num' }, planned - done),
             el('td', { class: 'muted' }, ago(created)));
         }))) : el('p', { class: 'muted' }, 'No tournament is running.'),
+        el('h2', {}, 'Ladders playing'),
+        live.ladders.length ? el('table', { id: 'ladders' }, el('thead', {}, el('tr', {},
+          ['Ladder', 'Game', 'Of the latest 1,000', 'Scheduled', 'Latest'].map(h => el('th', {}, h)))),
+          el('tbody', {}, live.ladders.map(([name, game, recent, latest, scheduled]) => el('tr', {},
+            el('td', {}, el('a', { href: '/?ladder=' + encodeURIComponent(name) }, name)), el('td', {}, game),
+            el('td', { class: 'num' }, el('a', { href: '/matches?ladder=' + encodeURIComponent(name) }, recent)),
+            el('td', { class: 'num' }, scheduled), el('td', { class: 'muted' }, ago(latest))))))
+          : el('p', { class: 'muted' }, 'No ladder has played lately.'),
         el('h2', {}, 'Latest matches'),
         matchesTable(live.recent.matches),
         el('p', { class: 'muted' }, 'Refreshes every 2 s.'));
