@@ -42,6 +42,11 @@ db.execute("UPDATE bots SET name = '<script>alert(1)</script>' WHERE name = 'hos
 db.execute("INSERT INTO ladders(id, name, game, options, seed, created_at)"
            " SELECT 1, '<b>night</b> & day', game, options, 7, 0 FROM tournaments WHERE id = 3")
 db.execute("UPDATE matches SET ladder_id = 1, tournament_id = NULL WHERE tournament_id = 3")
+# Match 2: a hostile log (markup, a byte that is not UTF-8) and detail.
+log = b"<img src=x onerror=alert(2)>\n</pre><script>alert(3)</script>\xff\n"
+db.execute("INSERT OR REPLACE INTO match_logs(match_id, seat, bytes, text) VALUES (2, 0, ?, ?)",
+           (len(log), log))
+db.execute("UPDATE matches SET detail = '<img src=x onerror=alert(4)>' WHERE id = 2")
 db.commit()
 open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1").fetchone()[0])
 PY

@@ -176,6 +176,15 @@ await test('a second game draws its own table, in full and a seat\'s view', asyn
   assert.match(await page.textContent('[data-seat="2"] [data-zone="hand"]'), /^hand(\d+)+$/);
   await shot('replay-goofspiel');
 });
+await test('a hostile log and detail are shown as text', async () => {
+  await page.goto(base + '/match?id=2');
+  await page.waitForSelector('pre.log');
+  assert.equal(await page.textContent('pre.log'), '<img src=x onerror=alert(2)>\n</pre><script>alert(3)</script>\ufffd\n');
+  assert.equal(await page.locator('#main img, #main script').count(), 0);
+  assert.ok((await page.textContent('p.status-line')).includes('<img src=x onerror=alert(4)>'));
+  await shot('replay-hostile-log');
+  assert.deepEqual(dialogs, [], 'no script ran');
+});
 await test('the seat view hides the other seat\'s hand', async () => {
   await page.goto(base + '/match?id=1&step=9');
   await page.waitForSelector('#wc-board');

@@ -132,6 +132,13 @@ await test('match: the replay data, and a seat view without the other hand', asy
   assert.ok(!JSON.stringify(v.states).includes('"hand":{"') ||
     v.states.every(s => s.seats[1].hand === null));
 });
+await test('match: a hostile log and detail come back as JSON strings', async () => {
+  const r = await get('/api/matches/2');
+  assert.equal(r.json.detail, '<img src=x onerror=alert(4)>');
+  const log = r.json.logs.find(l => l.seat === 0);
+  assert.equal(log.text, '<img src=x onerror=alert(2)>\n</pre><script>alert(3)</script>\ufffd\n');
+  assert.ok(!r.text.includes('<img') && !r.text.includes('</script>'), 'markup is escaped in JSON');
+});
 await test('match: a second game, its own JSON, and a seat view without the others\' hands', async () => {
   const m = (await get('/api/matches/7')).json;           // Goofspiel, 3 seats, 5 cards
   assert.equal(m.game, 'goofspiel');
