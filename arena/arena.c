@@ -4,6 +4,7 @@
  *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V]
  *   arena [--db FILE] bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
+ *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
  *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B
  *   arena bench [--games N]
@@ -68,7 +69,7 @@ static int set_clock(void *ctx, const char *flag, const char *value, char *err, 
  * seat when they ponder). More is fair under the CPU clock (matches take
  * longer, nobody is charged for waiting), said with a warning; under the
  * wall clock it needs --force-concurrency. 0, or -1 after a message. */
-static int fit_concurrency(const arena_spec *spec, int seats, arena_run *run)
+int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run)
 {
     cpu_set_t set;
     int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
@@ -142,11 +143,21 @@ static int fit_format(arena_spec *spec, game_options *o, char *err, size_t size)
     return 0;
 }
 
-/* Parses the tournament's flags into spec and run. 0, 1 for --help, 2
- * after a reported error. */
-static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *run,
-                            char *referee, size_t referee_size, int *resume, const char **names,
-                            int *nnames)
+/* A spec whose format follows its game (the ladder's: format -1): 2 v 2
+ * when the options give two teams of two, else one against one. */
+static int follow_game(arena_spec *spec, game_options *o)
+{
+    int seats, teams;
+    char err[256];
+    if (spec->format < 0)
+        spec->format = game_shape(o, &seats, &teams, err, sizeof err) == 0 && seats == 4 &&
+                               teams == 2 ? ARENA_TEAMS : ARENA_ROUND_ROBIN;
+    return spec->format;
+}
+
+int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
+                  const char *tail, arena_spec *spec, arena_run *run, char *referee,
+                  size_t referee_size, const char **names, int *nnames, int max_names)
 {
     char err[512];
     const char *referee_flag = NULL;
@@ -157,11 +168,6 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
         return ac_fail("%s", err);
     game_options *o = game_options_new(g);
     const cli_flag flags[] = {
-        CLI_CALL("--format", "F", "round-robin (default), gauntlet (the first bot plays all "
-                 "others), teams (2 v 2, partners rotating over every split), or free-for-all "
-                 "(games of 3 or more seats, each for itself)", set_format, &spec->format),
-        CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
-                "swapped (default 10)", &spec->games, 2, ARENA_MAX_GAMES),
         CLI_NUM("--concurrency", CLI_INT, "K", "local workers: matches at once here (default: "
                 "as many as there are cores for their thinking bots: one per match, every seat "
                 "with --ponder); 0 with --listen: remote workers play every match",
@@ -208,26 +214,25 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
                 "(default: all)", &run->keep_logs, 0, 1e15),
         CLI_ARG("--referee", CLI_STR, "PATH", "the referee binary (default: next to this one)",
                 &referee_flag),
-        CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", resume),
-        CLI_NUM("--rating-interval", CLI_INT, "N", "print the standings every N matches",
-                &run->rating_interval, 1, INT32_MAX),
         CLI_ARG("--quiet", CLI_SWITCH, NULL, "no progress, no standings", &run->quiet),
         CLI_END,
     };
     cli_flag *game_flags = o ? game_cli_flags(o) : NULL;
-    cli_flag *all = game_flags ? cli_join(flags, game_flags) : NULL;
-    int rc = 0, got = all ? cli_parse(all, argc, argv, names, nnames, 64, err, sizeof err) : -1;
+    cli_flag *common = cli_join(own, flags);
+    cli_flag *all = game_flags && common ? cli_join(common, game_flags) : NULL;
+    free(common);
+    int rc = 0, got = all ? cli_parse(all, argc, argv, names, nnames, max_names, err, sizeof err)
+                          : -1;
     if (!all) {
         rc = ac_fail("out of memory");
     } else if (got == 1) {
-        fputs(tournament_head, stdout);
+        fputs(head, stdout);
         cli_help(stdout, all);
-        fputs(tournament_tail, stdout);
+        fputs(tail, stdout);
         rc = 1;
     } else if (got < 0) {
-        rc = ac_fail(strncmp(err, "unknown option", 14) ? "%s" : "%s (see arena tournament --help)",
-                  err);
-    } else if (fit_format(spec, o, err, sizeof err) < 0 ||
+        rc = ac_fail(strncmp(err, "unknown option", 14) ? "%s" : "%s (see --help)", err);
+    } else if (follow_game(spec, o) < 0 || fit_format(spec, o, err, sizeof err) < 0 ||
                ref_sandbox_mode_choose(run->sandbox, &mode, err, sizeof err) < 0) {
         rc = ac_fail("%s", err);
     } else if (referee_flag) {
@@ -240,26 +245,6 @@ static int tournament_flags(int argc, char **argv, arena_spec *spec, arena_run *
     return rc;
 }
 
-/* Set by SIGINT/SIGTERM during a tournament: the runner stores what is
- * finished and stops. */
-static volatile int stop_requested;
-
-static void on_stop(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
-static void catch_stops(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 static int cmd_tournament(int argc, char **argv)
 {
     arena_spec spec;
@@ -270,8 +255,19 @@ static int cmd_tournament(int argc, char **argv)
     run.referee = referee;
     int resume = 0, nnames = 0;
     const char *names[64];
-    int flagged = tournament_flags(argc, argv, &spec, &run, referee, sizeof referee, &resume,
-                                   names, &nnames);
+    const cli_flag own[] = {
+        CLI_CALL("--format", "F", "round-robin (default), gauntlet (the first bot plays all "
+                 "others), teams (2 v 2, partners rotating over every split), or free-for-all "
+                 "(games of 3 or more seats, each for itself)", set_format, &spec.format),
+        CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
+                "swapped (default 10)", &spec.games, 2, ARENA_MAX_GAMES),
+        CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", &resume),
+        CLI_NUM("--rating-interval", CLI_INT, "N", "print the standings every N matches",
+                &run.rating_interval, 1, INT32_MAX),
+        CLI_END,
+    };
+    int flagged = ac_spec_flags(argc, argv, own, tournament_head, tournament_tail, &spec, &run,
+                                referee, sizeof referee, names, &nnames, 64);
     if (flagged)
         return flagged == 1 ? 0 : 2;
     if (run.concurrency == 0 && !run.remote.listen)
@@ -330,7 +326,7 @@ static int cmd_tournament(int argc, char **argv)
         ac_fail("%s", why);
         goto out;
     }
-    if (fit_concurrency(&spec, seats, &run) < 0)
+    if (ac_fit_concurrency(&spec, seats, &run) < 0)
         goto out;
     for (int i = 0; i < spec.nbots; i++) {
         arena_bot b;
@@ -344,11 +340,10 @@ static int cmd_tournament(int argc, char **argv)
         }
     }
     int64_t tid = 0;
-    run.stop = &stop_requested;
-    catch_stops();
+    run.stop = ac_catch_stops();
     if (arena_tourney_run(db, &spec, &run, &tid, err, sizeof err) < 0) {
         ac_fail("%s", err);
-        rc = stop_requested ? 130 : 1;
+        rc = *run.stop ? 130 : 1;
         goto out;
     }
     rc = 0;
@@ -598,6 +593,7 @@ static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
     "  bot add|list|...       register bots and versions; retire, disable, enable\n"
     "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
+    "  ladder                 a competition that runs until stopped and rates bots as it goes\n"
     "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
     "  crosstable             results pair by pair\n"
     "  matches                every stored match: bots, result, reason and its detail\n"
@@ -668,6 +664,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(cmd, "bot"))
         return ac_bot(n, rest);
+    if (!strcmp(cmd, "ladder"))
+        return ac_ladder(n, rest);
     if (!strcmp(cmd, "tournament"))
         return cmd_tournament(n, rest);
     if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))

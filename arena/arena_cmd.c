@@ -1,6 +1,8 @@
 /*
  * arena_cmd.c - the helpers every `arena` command shares (arena_cmd.h).
  */
+#define _GNU_SOURCE
+#include <signal.h>
 #include "arena_cmd.h"
 #include "arena_report.h"
 
@@ -61,4 +63,24 @@ void ac_put_text(FILE *out, int format, const char *s)
     }
     if (format == ARENA_JSON || format == -1)
         fputc('"', out);
+}
+
+/* Set by SIGINT/SIGTERM: a run of matches stores what is finished and stops. */
+static volatile int stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+const volatile int *ac_catch_stops(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &stop_requested;
 }

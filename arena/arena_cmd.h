@@ -7,6 +7,8 @@
 #define ARENA_CMD_H
 
 #include <stdio.h>
+#include "arena_tourney.h"
+#include "cli.h"
 #include "arena_db.h"
 
 extern const char *ac_db_path;    /* --db FILE; "arena.db" by default */
@@ -30,5 +32,21 @@ int ac_bot(int argc, char **argv);
 int ac_replay(int argc, char **argv);
 int ac_rerun(int argc, char **argv);
 int ac_export(int argc, char **argv);
+
+/* The flags every run of matches shares (game and options, time control,
+ * workers, logs: arena.c), after the command's `own` flags, parsed into
+ * spec and run; BOTS... into names. A spec with format -1 takes its format
+ * from its game (2 v 2 or one against one). 0, 1 after --help (head, the
+ * flags, tail), 2 after a reported error. */
+int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
+                  const char *tail, arena_spec *spec, arena_run *run, char *referee,
+                  size_t referee_size, const char **names, int *nnames, int max_names);
+/* The default --concurrency (-1) for the spec's seats, or a check of the
+ * one given (arena.c). 0, or -1 after a message. */
+int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run);
+/* Catches SIGINT and SIGTERM from now on: the flag they set. */
+const volatile int *ac_catch_stops(void);
+/* arena ladder (arena_cmd_ladder.c) */
+int ac_ladder(int argc, char **argv);
 
 #endif

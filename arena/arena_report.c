@@ -220,6 +220,27 @@ static int build_rows(arena_db *db, const arena_match_filter *kind, row **out,
     return n;
 }
 
+int arena_report_fit(arena_db *db, const arena_match_filter *kind, arena_fit_row **out,
+                     char *err, size_t size)
+{
+    row *rows = NULL;
+    int team_fit, n = build_rows(db, kind, &rows, NULL, NULL, &team_fit, err, size);
+    if (n < 0)
+        return -1;
+    arena_fit_row *fit = calloc((size_t)n + 1, sizeof *fit);
+    if (!fit) {
+        free(rows);
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        fit[i] = (arena_fit_row){ .bot_id = rows[i].r.bot_id, .rating = rows[i].bt,
+                                  .ci95 = rows[i].ci, .games = rows[i].r.games };
+    free(rows);
+    *out = fit;
+    return n;
+}
+
 /* One table of the standings: a kind of match and its rows. */
 typedef struct table {
     arena_match_filter kind;

@@ -30,4 +30,9 @@ int arena_standings(arena_db *db, const arena_match_filter *f, int format, FILE 
 int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE *out,
                      char *err, size_t size);
 
+/* The Bradley-Terry fit of one kind of match (a game and its seats, as
+ * `kind` selects them: a ladder's matches), best first, as rating-history
+ * rows; *out malloc'ed. Count, or -1 with err. */
+int arena_report_fit(arena_db *db, const arena_match_filter *kind, arena_fit_row **out,
+                     char *err, size_t size);
 #endif

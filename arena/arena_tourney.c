@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena_jobs.h"
 #include "arena_plan.h"
 #include "arena_pool.h"
 #include "arena_report.h"
@@ -198,114 +199,13 @@ static void progress(arena_db *db, int64_t tid, int done, int total, int started
 
 /* ---- results ------------------------------------------------------------ */
 
-/* Each seat's team, as the game deals them at the start of the match:
- * 0, or -1 with err. */
-static int seat_teams(const game_api *g, const char *options, uint64_t seed, int seats,
-                      int *team, char *err, size_t size)
+/* Plan game `g` as a seating of the spec's bots. */
+static arena_seating seating_of(const arena_spec *spec, const arena_game *g)
 {
-    game_options *opts = game_options_new(g);
-    void *state = malloc(g->state_size);
-    int rc = -1;
-    if (!opts || !state) {
-        snprintf(err, size, "out of memory");
-        goto out;
-    }
-    if (game_options_parse(opts, options, err, size) < 0)
-        goto out;
-    const char *why = g->init(state, opts, seed);
-    if (why) {
-        snprintf(err, size, "%s", why);
-        goto out;
-    }
-    for (int i = 0; i < seats; i++)
-        team[i] = g->team_of(state, i);
-    rc = 0;
-out:
-    game_options_free(opts);
-    free(state);
-    return rc;
-}
-
-/* A worker's result into a match row; 0 or -1 with err. */
-static int to_match(const arena_job_result *res, const arena_spec *spec, const arena_game *g,
-                    int64_t tid, arena_match *m, char *err, size_t size)
-{
-    memset(m, 0, sizeof *m);
-    FILE *f = fmemopen(res->record, strlen(res->record), "r");
-    if (!f) {
-        snprintf(err, size, "cannot read a match record");
-        return -1;
-    }
-    ref_record rec;
-    const game_api *game;
-    char why[256];
-    int rc = ref_record_read(&rec, &game, f, why, sizeof why);
-    fclose(f);
-    if (rc < 0) {
-        snprintf(err, size, "a worker sent a bad record: %s", why);
-        return -1;
-    }
-    m->tournament_id = tid;
-    m->game_index = g->index;
-    snprintf(m->game, sizeof m->game, "%s", spec->game);
-    m->seed = g->seed;
-    snprintf(m->options, sizeof m->options, "%s", rec.options);
-    if (strcmp(rec.game, spec->game) != 0 || rec.seats != g->seats) {
-        snprintf(err, size, "a worker played %s with %d seats, the plan has %s with %d",
-                 rec.game, rec.seats, spec->game, g->seats);
-        ref_record_free(&rec);
-        return -1;
-    }
-    if (seat_teams(game, rec.options, rec.seed, rec.seats, m->team, why, sizeof why) < 0) {
-        snprintf(err, size, "a worker's record: %s", why);
-        ref_record_free(&rec);
-        return -1;
-    }
-    m->seats = rec.seats;
-    for (int i = 0; i < rec.seats; i++) {
-        m->bot[i] = spec->bot[g->seat[i]];
-        m->score[i] = rec.score[i];
-    }
-    snprintf(m->reason, sizeof m->reason, "%s", rec.reason);
-    m->culprit = rec.culprit;
-    snprintf(m->detail, sizeof m->detail, "%s", rec.detail);
-    m->decisions = (int)rec.ndecisions;
-    m->hash = rec.hash;
-    m->record = res->record;
-    m->started_ms = res->started_ms;
-    m->finished_ms = res->finished_ms;
-    m->elo_k = spec->elo_k;
-    m->logs = res->logs;
-    m->nlogs = res->nlogs;
-    ref_record_free(&rec);
-    return 0;
-}
-
-static void job_for(const arena_spec *spec, const arena_game *g, int64_t log_bytes, arena_db *db,
-                    arena_job *job)
-{
-    memset(job, 0, sizeof *job);
-    job->id = g->index;
-    snprintf(job->game, sizeof job->game, "%s", spec->game);
-    snprintf(job->options, sizeof job->options, "%s", spec->options);
-    job->seed = g->seed;
-    job->nbots = g->seats;
-    for (int i = 0; i < g->seats; i++) {
-        arena_bot b;
-        if (arena_db_bot_by_id(db, spec->bot[g->seat[i]], &b) == 0) {
-            snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
-            snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);
-        }
-    }
-    job->move_ms = spec->move_ms;
-    job->bank_ms = spec->bank_ms;
-    job->handshake_ms = spec->handshake_ms;
-    job->strikes = spec->strikes;
-    job->memory_mb = spec->memory_mb;
-    job->log_bytes = log_bytes;
-    snprintf(job->clock, sizeof job->clock, "%s", spec->clock);
-    job->wall_ceiling_pct = spec->wall_ceiling_pct;
-    job->ponder = spec->ponder;
+    arena_seating s = { .index = g->index, .seed = g->seed, .seats = g->seats };
+    for (int i = 0; i < g->seats; i++)
+        s.bot[i] = spec->bot[g->seat[i]];
+    return s;
 }
 
 /* A match whose bot ran out of time waiting for a CPU (REF_CONTENDED) is
@@ -332,15 +232,15 @@ static int replay_contended(arena_pool *pool, const arena_spec *spec, const aren
             "CPU): playing it again from its seed; concurrency %s %d\n", g->index + 1,
             lowered ? "lowered to" : "stays at", *concurrency);
     arena_job job;
-    job_for(spec, g, run->log_bytes, db, &job);
+    arena_seating seating = seating_of(spec, g);
+    arena_job_for(spec, &seating, run->log_bytes, db, &job);
     return arena_pool_submit(pool, &job) < 0 ? (snprintf(err, size, "out of memory"), -1) : 0;
 }
 
 /* A playable result whose match a bot lost waiting for a CPU. */
 static int contended(const arena_job_result *res, int total)
 {
-    return !res->error && res->id >= 0 && res->id < total && res->record &&
-           strstr(res->record, "\nreason " REF_CONTENDED "\n");
+    return res->id >= 0 && res->id < total && arena_result_contended(res);
 }
 
 /* Jobs waiting for workers at any moment: enough to keep every worker
@@ -396,7 +296,8 @@ static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int se
             return -1;
         }
         arena_plan_game(spec->format, seats, spec->nbots, spec->seed, index, &g);
-        job_for(spec, &g, run->log_bytes, db, &job);
+        arena_seating seating = seating_of(spec, &g);
+        arena_job_for(spec, &seating, run->log_bytes, db, &job);
         if (arena_pool_submit(pool, &job) < 0) {
             snprintf(err, size, "out of memory");
             return -1;
@@ -428,8 +329,10 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t
     arena_plan_game(spec->format, seats, spec->nbots, spec->seed, (int)res->id, &g);
     arena_match m;
     char why[512];
-    if (to_match(res, spec, &g, tid, &m, why, sizeof why) < 0 ||
-        arena_db_match_store(db, &m, why, sizeof why) < 0) {
+    arena_seating seating = seating_of(spec, &g);
+    int ok = arena_match_from_result(res, spec, &seating, &m, why, sizeof why) == 0;
+    m.tournament_id = tid;
+    if (!ok || arena_db_match_store(db, &m, why, sizeof why) < 0) {
         snprintf(err, size, "match %" PRId64 ": %s", res->id + 1, why);
         return -1;
     }

@@ -1,0 +1,85 @@
+/*
+ * arena_cmd_ladder.c - `arena ladder`: the ladder service's command line
+ * (arena_ladder.h does the work). It shares every flag of a run of matches
+ * with `arena tournament` (ac_spec_flags) and adds the ladder's own.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena_cmd.h"
+#include "arena_ladder.h"
+#include "arena_plan.h"
+#include "cli.h"
+#include "ref_log.h"
+
+static const char ladder_head[] =
+    "usage: arena ladder [--name NAME] [options]\n"
+    "A competition that runs until SIGTERM or Ctrl-C: it pairs the active bots (arena bot\n"
+    "list), fewest games first and near in rating, plays each pairing as a seed pair with\n"
+    "the seats swapped, and rates them as it goes. Bots added, new versions, bots disabled\n"
+    "or retired from another shell are picked up within seconds.\n";
+static const char ladder_tail[] =
+    "The game's own options are the flags from --option on (see `referee games`).\n"
+    "Without --name a ladder is named after its game and options, so the same command finds\n"
+    "its ladder again and goes on: no match lost, none counted twice. Several ladders share\n"
+    "one database. On a stop, running matches have --grace seconds to finish and be stored.\n"
+    "See it with: arena standings --ladder NAME; arena bot list (statuses and reasons).\n";
+
+int ac_ladder(int argc, char **argv)
+{
+    arena_spec spec;
+    arena_spec_default(&spec);
+    spec.format = -1;               /* the game's: one against one, or 2 v 2 */
+    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1, .concurrency = -1 };
+    arena_ladder_opts o;
+    arena_ladder_default(&o);
+    char referee[PATH_MAX + 32], err[512];
+    cli_sibling("../referee/referee", referee, sizeof referee);
+    run.referee = referee;
+    const cli_flag own[] = {
+        CLI_ARG("--name", CLI_STR, "NAME", "the ladder (default: its game and options)",
+                &o.name),
+        CLI_NUM("--max-forfeits", CLI_INT, "N", "disable a bot after N forfeits in a row "
+                "(crash, timeout, protocol error) here, with the reason (default 5; 0: never)",
+                &o.max_forfeits, 0, 1000000),
+        CLI_NUM("--per-bot", CLI_INT, "N", "matches a bot may be in at once (default 2: one "
+                "seed pair)", &o.per_bot, 2, 1000),
+        CLI_NUM("--fit-every", CLI_INT, "M", "refresh the Bradley-Terry fit and the rating "
+                "history every M matches (default 100)", &o.fit_every, 1, INT32_MAX),
+        CLI_NUM("--fit-seconds", CLI_F64, "T", "...or after T seconds with new matches "
+                "(default 60)", &o.fit_seconds, 0.1, 1e9),
+        CLI_NUM("--grace", CLI_F64, "S", "on a stop, running matches have S seconds to finish "
+                "(default 30)", &o.grace_s, 0, 1e9),
+        CLI_NUM("--reload", CLI_F64, "S", "read the bots again every S seconds (default 2)",
+                &o.reload_s, 0.05, 3600),
+        CLI_NUM("--log-seconds", CLI_F64, "S", "not on a terminal: a progress line every S "
+                "seconds (default 60)", &o.log_s, 0.1, 1e9),
+        CLI_NUM("--matches", CLI_I64, "N", "play N matches in this run, then stop (default: "
+                "until stopped)", &o.matches, 1, (int64_t)1 << 40),
+        CLI_END,
+    };
+    const char *names[1];
+    int nnames = 0;
+    int flagged = ac_spec_flags(argc, argv, own, ladder_head, ladder_tail, &spec, &run, referee,
+                                sizeof referee, names, &nnames, 0);
+    if (flagged)
+        return flagged == 1 ? 0 : 2;
+    if (run.concurrency == 0 && !run.remote.listen)
+        return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
+    int seats, teams;
+    if (arena_spec_shape(&spec, &seats, &teams, err, sizeof err) < 0)
+        return ac_fail("%s", err);
+    if (ac_fit_concurrency(&spec, seats, &run) < 0)
+        return 2;
+    arena_db *db = ac_open(1);
+    if (!db)
+        return 2;
+    run.stop = ac_catch_stops();
+    int rc = 0;
+    if (arena_ladder_run(db, &spec, &run, &o, err, sizeof err) < 0)
+        rc = (ac_fail("%s", err), 1);
+    arena_db_close(db);
+    return rc;
+}

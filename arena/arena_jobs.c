@@ -1,0 +1,125 @@
+/*
+ * arena_jobs.c - planned matches into workers' jobs, and their results
+ * back into match rows (arena_jobs.h).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena_jobs.h"
+#include "game.h"
+#include "ref_match.h"
+#include "ref_record.h"
+
+/* Each seat's team, as the game deals them at the start of the match:
+ * 0, or -1 with err. */
+static int seat_teams(const game_api *g, const char *options, uint64_t seed, int seats,
+                      int *team, char *err, size_t size)
+{
+    game_options *opts = game_options_new(g);
+    void *state = malloc(g->state_size);
+    int rc = -1;
+    if (!opts || !state) {
+        snprintf(err, size, "out of memory");
+        goto out;
+    }
+    if (game_options_parse(opts, options, err, size) < 0)
+        goto out;
+    const char *why = g->init(state, opts, seed);
+    if (why) {
+        snprintf(err, size, "%s", why);
+        goto out;
+    }
+    for (int i = 0; i < seats; i++)
+        team[i] = g->team_of(state, i);
+    rc = 0;
+out:
+    game_options_free(opts);
+    free(state);
+    return rc;
+}
+
+int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
+                            const arena_seating *g, arena_match *m, char *err, size_t size)
+{
+    memset(m, 0, sizeof *m);
+    FILE *f = fmemopen(res->record, strlen(res->record), "r");
+    if (!f) {
+        snprintf(err, size, "cannot read a match record");
+        return -1;
+    }
+    ref_record rec;
+    const game_api *game;
+    char why[256];
+    int rc = ref_record_read(&rec, &game, f, why, sizeof why);
+    fclose(f);
+    if (rc < 0) {
+        snprintf(err, size, "a worker sent a bad record: %s", why);
+        return -1;
+    }
+    m->game_index = (int)g->index;
+    snprintf(m->game, sizeof m->game, "%s", spec->game);
+    m->seed = g->seed;
+    snprintf(m->options, sizeof m->options, "%s", rec.options);
+    if (strcmp(rec.game, spec->game) != 0 || rec.seats != g->seats) {
+        snprintf(err, size, "a worker played %s with %d seats, the plan has %s with %d",
+                 rec.game, rec.seats, spec->game, g->seats);
+        ref_record_free(&rec);
+        return -1;
+    }
+    if (seat_teams(game, rec.options, rec.seed, rec.seats, m->team, why, sizeof why) < 0) {
+        snprintf(err, size, "a worker's record: %s", why);
+        ref_record_free(&rec);
+        return -1;
+    }
+    m->seats = rec.seats;
+    for (int i = 0; i < rec.seats; i++) {
+        m->bot[i] = g->bot[i];
+        m->score[i] = rec.score[i];
+    }
+    snprintf(m->reason, sizeof m->reason, "%s", rec.reason);
+    m->culprit = rec.culprit;
+    snprintf(m->detail, sizeof m->detail, "%s", rec.detail);
+    m->decisions = (int)rec.ndecisions;
+    m->hash = rec.hash;
+    m->record = res->record;
+    m->started_ms = res->started_ms;
+    m->finished_ms = res->finished_ms;
+    m->elo_k = spec->elo_k;
+    m->logs = res->logs;
+    m->nlogs = res->nlogs;
+    ref_record_free(&rec);
+    return 0;
+}
+
+void arena_job_for(const arena_spec *spec, const arena_seating *g, int64_t log_bytes,
+                   arena_db *db, arena_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->id = g->index;
+    snprintf(job->game, sizeof job->game, "%s", spec->game);
+    snprintf(job->options, sizeof job->options, "%s", spec->options);
+    job->seed = g->seed;
+    job->nbots = g->seats;
+    for (int i = 0; i < g->seats; i++) {
+        arena_bot b;
+        if (arena_db_bot_by_id(db, g->bot[i], &b) == 0) {
+            snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
+            snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);
+        }
+    }
+    job->move_ms = spec->move_ms;
+    job->bank_ms = spec->bank_ms;
+    job->handshake_ms = spec->handshake_ms;
+    job->strikes = spec->strikes;
+    job->memory_mb = spec->memory_mb;
+    job->log_bytes = log_bytes;
+    snprintf(job->clock, sizeof job->clock, "%s", spec->clock);
+    job->wall_ceiling_pct = spec->wall_ceiling_pct;
+    job->ponder = spec->ponder;
+}
+
+int arena_result_contended(const arena_job_result *res)
+{
+    return !res->error && res->record && strstr(res->record, "\nreason " REF_CONTENDED "\n");
+}

@@ -1,0 +1,55 @@
+/*
+ * arena_ladder.h - the ladder: a competition that runs until it is
+ * stopped, pairs the active bots as it goes (arena_matchmake.h), plays
+ * them through the same workers and job code as tournaments
+ * (arena_pool.h, arena_jobs.h), and stores each match with the ladder's
+ * id and its own game_index, so that nothing is ever stored twice.
+ *
+ * What it watches while it runs:
+ * - the bots table, every few seconds: bots added, new versions, bots
+ *   disabled, enabled or retired from another shell are picked up;
+ * - each bot's forfeits in a row: at `max_forfeits` the bot is disabled,
+ *   with the reason and the last match named;
+ * - the Bradley-Terry fit, refreshed every `fit_every` matches or
+ *   `fit_seconds` and stored as the ladder's rating history.
+ *
+ * Stopping (run->stop set by a signal): no new match is planned; the
+ * running ones have `grace_s` to finish and be stored; the rest are
+ * abandoned (never stored: a seed pair half played is simply not
+ * counted). Run again, it goes on from its highest stored game_index.
+ */
+#ifndef ARENA_LADDER_H
+#define ARENA_LADDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "arena_db.h"
+#include "arena_tourney.h"
+
+typedef struct arena_ladder_opts {
+    const char *name;             /* NULL or "": named after its game and options */
+    int     max_forfeits;         /* forfeits in a row that disable a bot; 0: never */
+    int     per_bot;              /* matches a bot may be in at once, >= 2 (a seed pair) */
+    int     fit_every;            /* refresh the BT fit every N stored matches... */
+    double  fit_seconds;          /* ...or after this many seconds with new matches */
+    double  grace_s;              /* on stop: time the running matches have to finish */
+    double  reload_s;             /* the bots table is read again this often */
+    double  log_s;                /* not on a terminal: a progress line this often */
+    int64_t matches;              /* plan this many matches in this run, then stop; 0: no end */
+} arena_ladder_opts;
+
+void arena_ladder_default(arena_ladder_opts *o);
+
+/* The name a ladder gets without --name: "GAME OPTIONS". 0, or -1 if it
+ * does not fit `size`. */
+int  arena_ladder_default_name(const arena_spec *spec, char *name, size_t size);
+
+/* Runs the ladder (its game, options and time control from spec; its
+ * seed from spec->seed when it is created, else the stored one) until
+ * run->stop is set or o->matches are played. 0 on a clean stop, -1 with
+ * err (a ladder stored under this name with another game or options, a
+ * database error, the workers failing). */
+int  arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
+                      const arena_ladder_opts *o, char *err, size_t size);
+
+#endif
