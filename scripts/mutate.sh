@@ -135,11 +135,17 @@ for base, dirs, names in os.walk(src):
         if r not in keep and not (rel in ("sdk/js", "web") and n == "node_modules"):
             os.remove(os.path.join(base, n))
 ' "$src"
-  # The npm packages (the JavaScript SDK's, the web's), shared rather than copied.
+  # The npm packages (the JavaScript SDK's, the web's), as hard links: a
+  # symbolic link would point out of the copy, where a sandboxed bot cannot
+  # see. Linked again when the tree's packages changed.
   local dir
   for dir in sdk/js web; do
-    if [ -d $dir/node_modules ] && [ ! -e "$src/$dir/node_modules" ]; then
-      ln -s "$root/$dir/node_modules" "$src/$dir/node_modules"
+    [ -d $dir/node_modules ] || continue
+    if [ -L "$src/$dir/node_modules" ] ||
+       ! cmp -s $dir/node_modules/.package-lock.json "$src/$dir/node_modules/.package-lock.json"; then
+      rm -rf "$src/$dir/node_modules"
+      cp -al $dir/node_modules "$src/$dir/node_modules" 2>/dev/null ||
+        cp -a $dir/node_modules "$src/$dir/node_modules"
     fi
   done
 }
@@ -160,6 +166,8 @@ if [ $check = 1 ]; then
   exit $bad
 fi
 
+# The lock is closed in every command started below, so that a process a
+# test leaves behind cannot hold it after this run.
 exec 9>"$work/lock"
 flock -n 9 || { echo "mutate: another mutate.sh runs in this tree" >&2; exit 1; }
 
@@ -178,14 +186,14 @@ trap 'restore; exit 130' INT TERM
 
 sync_tree
 echo "mutate: building a copy of the tree in $build"
-cmake -S "$src" -B "$build" "${cmake_args[@]}" >/dev/null
-cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 ||
+cmake -S "$src" -B "$build" "${cmake_args[@]}" >/dev/null 9>&-
+cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&- ||
   { tail -30 "$work/build.log"; echo "mutate: the tree does not build" >&2; exit 1; }
 
 # Runs the tests matching $1; prints the names of those that failed.
 run_tests() {
   local out
-  out=$(ctest --test-dir "$build" -R "$1" -j"$jobs" 2>&1) && return 0
+  out=$(ctest --test-dir "$build" -R "$1" -j"$jobs" 2>&1 9>&-) && return 0
   printf '%s\n' "$out" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | tr '\n' ' '
   return 1
 }
@@ -212,7 +220,7 @@ for m in "${mutations[@]}"; do
     continue
   fi
   planted[$mpart]=$((${planted[$mpart]:-0} + 1))
-  if ! cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1; then
+  if ! cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&-; then
     verdict=killed by="the compiler"
   elif failed=$(run_tests "$tests"); then
     verdict=SURVIVED by=""
@@ -229,7 +237,7 @@ for m in "${mutations[@]}"; do
     "${by:+by $by}"
 done
 # Leave the copy's build as the tree's, so the next run starts from there.
-cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 || true
+cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&- || true
 
 echo
 printf '%-9s %8s %7s %9s %6s\n' part planted killed survived rate
