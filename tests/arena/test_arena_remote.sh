@@ -145,7 +145,7 @@ test_killed() {
   new_test killed
   # The first match's second bot sleeps (holding its seat) until its worker
   # is killed; every later start of it is the greedy bot.
-  ar bot add r --cmd "$RANDOM_BOT" >/dev/null
+  ar bot add r --cmd "$RANDOM_BOT --marker=$T/r" >/dev/null
   ln -s "$(command -v sleep)" "$T/hold"
   printf 'if [ -e %s/held ]; then exec %s; fi\ntouch %s/held\nexec %s/hold 60\n' \
     "$T" "$GREEDY_BOT" "$T" "$T" >"$T/held.sh"
@@ -167,9 +167,16 @@ test_killed() {
   ar check >/dev/null || fail "arena check failed"
   ar matches --format csv | grep -q -E ',(timeout|crash|disconnect),' &&
     fail "a forfeit was stored: $(ar matches)"
-  # (Whether the held bot dies with its worker is the sandbox's business:
-  # in a container, the container's end takes every process with it.)
-  note "killed mid-match; the match was played again by another worker"
+  # No bot of the killed worker outlives it: neither the held one nor the
+  # random bot of the match it held (bounded wait: they die on SIGKILL).
+  local left
+  for i in $(seq 100); do
+    left=$(procs_with "$T/")
+    [ -z "$left" ] && break
+    sleep 0.05
+  done
+  [ -z "$left" ] || fail "the killed worker's bots outlived it: $left"
+  note "killed mid-match; the match was played again by another worker; no bot left"
 }
 
 test_stay() {
