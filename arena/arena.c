@@ -7,7 +7,7 @@
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
  *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B
- *   arena bench [--games N]
+ *   arena bench [--games N] | --web | --ladder
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
  * problem; nothing stored is ever touched by a command that fails.
@@ -606,6 +606,7 @@ static const char usage[] =
     "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
     "  bench --web            the web's routes timed at a million matches\n"
+    "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
@@ -692,6 +693,8 @@ int main(int argc, char **argv)
         char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
         cli_sibling("../referee/referee", referee, sizeof referee);
         cli_sibling("../agents/random", bot, sizeof bot);
+        if (n > 0 && !strcmp(rest[0], "--ladder"))
+            return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
         return arena_bench_main(n, rest, referee, bot);
     }
     return ac_fail("unknown command '%s' (see arena --help)", cmd);

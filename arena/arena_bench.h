@@ -6,5 +6,8 @@
 #define ARENA_BENCH_H
 
 int arena_bench_main(int argc, char **argv, const char *referee, const char *bot);
+/* `arena bench --ladder`: the ladder's overhead per match and its rating
+ * refresh at 1,000 bots and 1,000,000 matches (arena_bench_ladder.c). */
+int arena_bench_ladder_main(int argc, char **argv, const char *referee, const char *bot);
 
 #endif

@@ -284,6 +284,8 @@ typedef struct arena_pair_result {
 } arena_pair_result;
 /* 2-player results aggregated per pair of bots; *out malloc'ed. Count or -1. */
 int  arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out);
+/* The same over one ladder's matches (ladder_id > 0). */
+int  arena_db_ladder_pairs(arena_db *db, int64_t ladder_id, arena_pair_result **out);
 
 /* The Elo rule every stored match is rated by (rt_elo_match with the
  * match's bots as players): elo[i] holds seat i's bot's rating and is

@@ -79,6 +79,7 @@ static const char PAIRS[] =
     " JOIN match_seats y ON y.match_id = m.id AND y.seat = 1"
     " WHERE m.seats = 2 AND x.bot_id <> y.bot_id"
     " AND (:tournament = 0 OR m.tournament_id = :tournament)"
+    " AND (:ladder = 0 OR m.ladder_id = :ladder)"
     " GROUP BY a, b ORDER BY a, b";
 
 static void pair_row(sqlite3_stmt *st, void *out, const void *ctx)
@@ -93,7 +94,8 @@ static void pair_row(sqlite3_stmt *st, void *out, const void *ctx)
     assert(p->a < p->b);
 }
 
-int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out)
+static int pairs_of(arena_db *db, int64_t tournament_id, int64_t ladder_id,
+                    arena_pair_result **out)
 {
     if (!out)
         return -1;
@@ -103,8 +105,25 @@ int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result
     sqlite3_stmt *st = adb_stmt(db, PAIRS);
     if (!st)
         return -1;
-    int rc = adb_bind_int(st, ":tournament", tournament_id);
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_int(st, ":tournament", tournament_id));
+    ADB_BIND(adb_bind_int(st, ":ladder", ladder_id));
     return adb_collect(st, rc, sizeof **out, pair_row, NULL, (void **)out);
+}
+
+int arena_db_pair_results(arena_db *db, int64_t tournament_id, arena_pair_result **out)
+{
+    return pairs_of(db, tournament_id, 0, out);
+}
+
+int arena_db_ladder_pairs(arena_db *db, int64_t ladder_id, arena_pair_result **out)
+{
+    if (ladder_id <= 0) {
+        if (out)
+            *out = NULL;
+        return -1;
+    }
+    return pairs_of(db, 0, ladder_id, out);
 }
 
 /* ---- the replay check --------------------------------------------------- */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "arena_jobs.h"
 #include "arena_ladder.h"
+#include "arena_ladder_fit.h"
 #include "arena_matchmake.h"
 #include "arena_plan.h"
 #include "arena_pool.h"
@@ -63,6 +64,8 @@ typedef struct ladder {
     double t0, last_reload, last_fit, last_log;
     int tty, stopping;
     double stop_at;
+    arena_lfit *lfit;             /* 2 seats: the fit's totals, kept as matches are stored */
+    arena_ladder_stats st;
 } ladder;
 
 static void say(const ladder *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -104,8 +107,8 @@ static int reload(ladder *L, char *err, size_t size)
     for (int i = 0; rc == 0 && i < n; i++) {
         if (list[i].removed || strcmp(list[i].status, "active"))
             continue;
-        arena_ladder_record rec;
-        if (arena_db_ladder_record(L->db, L->l.id, list[i].id, 0, &rec) < 0) {
+        arena_ladder_record rec = { .games = L->lfit ? arena_lfit_games(L->lfit, list[i].id) : 0 };
+        if (!L->lfit && arena_db_ladder_record(L->db, L->l.id, list[i].id, 0, &rec) < 0) {
             rc = -1;
             break;
         }
@@ -282,6 +285,10 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
         say(L, "match %" PRId64 " was already stored: not counted again", res->id);
         return 0;
     }
+    if (L->lfit && arena_lfit_add_match(L->lfit, &m) < 0) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
     L->stored++;
     L->l.matches++;
     L->since_fit++;
@@ -301,15 +308,20 @@ static int refresh_fit(ladder *L, char *err, size_t size)
     snprintf(f.game, sizeof f.game, "%s", L->spec->game);
     double t = clk_mono_s();
     arena_fit_row *rows = NULL;
-    int n = arena_report_fit(L->db, &f, &rows, err, size);
+    int n = L->lfit ? arena_lfit_fit(L->lfit, &rows, NULL, err, size)
+                    : arena_report_fit(L->db, &f, &rows, err, size);
     if (n < 0 || arena_db_fit_store(L->db, L->l.id, clk_wall_ms(), L->l.matches, rows, n, err,
                                     size) < 0) {
         free(rows);
         return -1;
     }
     int first = n ? find_bot(L, rows[0].bot_id) : -1;
+    t = clk_mono_s() - t;
+    L->st.fits++;
+    L->st.fit_s += t;
+    L->st.fit_max_s = t > L->st.fit_max_s ? t : L->st.fit_max_s;
     say(L, "ratings refreshed: %d bots over %" PRId64 " matches in %.0f ms%s%s", n,
-        L->l.matches, 1000 * (clk_mono_s() - t), first >= 0 ? ", first " : "",
+        L->l.matches, 1000 * t, first >= 0 ? ", first " : "",
         first >= 0 ? L->label[first] : "");
     free(rows);
     L->since_fit = 0;
@@ -406,7 +418,19 @@ static int setup(ladder *L, char *err, size_t size)
         snprintf(err, size, "out of memory");
         return -1;
     }
-    if (open_ladder(L, err, size) < 0 || reload(L, err, size) < 0)
+    if (open_ladder(L, err, size) < 0)
+        return -1;
+    if (seats == 2) {
+        double t = clk_mono_s();
+        L->lfit = arena_lfit_new();
+        if (!L->lfit || arena_lfit_load(L->lfit, L->db, L->l.id) < 0) {
+            snprintf(err, size, "cannot read the ladder's results per pair");
+            return -1;
+        }
+        if (L->l.matches > 0)
+            say(L, "results per pair read in %.0f ms", 1000 * (clk_mono_s() - t));
+    }
+    if (reload(L, err, size) < 0)
         return -1;
     L->pool = arena_pool_start(L->run->concurrency, L->run->affinity, L->run->referee,
                                L->run->sandbox, &L->run->remote, err, size);
@@ -434,7 +458,9 @@ static int turn(ladder *L, char *err, size_t size)
     if (plan(L, err, size) < 0)
         return -1;
     arena_job_result res;
+    double wait = clk_mono_s();
     int got = arena_pool_next(L->pool, &res, 250, err, size);
+    L->st.wait_s += clk_mono_s() - wait;
     if (got < 0)
         return -1;
     if (got) {
@@ -460,6 +486,7 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
     ladder L = { .db = db, .spec = spec, .run = run, .o = o, .tty = isatty(2) };
     L.t0 = L.last_fit = L.last_log = clk_mono_s();
     int rc = setup(&L, err, size);
+    L.st.setup_s = clk_mono_s() - L.t0;
     while (rc == 0 && (rc = turn(&L, err, size)) == 1)
         rc = 0;
     if (rc == 0 && L.since_fit > 0)
@@ -475,6 +502,11 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
             " abandoned, %" PRId64 " not playable; run the same command to go on", L.stored,
             L.l.matches, L.abandoned, L.lost);
     }
+    L.st.stored = L.stored;
+    L.st.wall_s = clk_mono_s() - L.t0;
+    if (o->stats)
+        *o->stats = L.st;
+    arena_lfit_free(L.lfit);
     free(L.bots);
     free(L.label);
     free(L.fl);

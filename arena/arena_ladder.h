@@ -26,6 +26,17 @@
 #include "arena_db.h"
 #include "arena_tourney.h"
 
+/* What a run cost, for `arena bench --ladder`: the ladder's own time is
+ * wall_s - wait_s (planning, storing, rating, watching). */
+typedef struct arena_ladder_stats {
+    int64_t stored;               /* matches stored this run */
+    double  wall_s;               /* the run, start to stop */
+    double  wait_s;               /* spent waiting for the workers' results */
+    double  setup_s;              /* opening: the ladder, its bots, its rating totals */
+    double  fit_s, fit_max_s;     /* BT refreshes: all, the longest */
+    int     fits;
+} arena_ladder_stats;
+
 typedef struct arena_ladder_opts {
     const char *name;             /* NULL or "": named after its game and options */
     int     max_forfeits;         /* forfeits in a row that disable a bot; 0: never */
@@ -36,6 +47,7 @@ typedef struct arena_ladder_opts {
     double  reload_s;             /* the bots table is read again this often */
     double  log_s;                /* not on a terminal: a progress line this often */
     int64_t matches;              /* plan this many matches in this run, then stop; 0: no end */
+    arena_ladder_stats *stats;    /* NULL, or filled when the run ends */
 } arena_ladder_opts;
 
 void arena_ladder_default(arena_ladder_opts *o);

@@ -40,6 +40,7 @@ void rt_bt_default_options(rt_bt_options *opt)
     opt->max_newton = 20;
     opt->sigma_mode = RT_BT_SIGMA_AUTO;
     opt->dispersion = 1;
+    opt->start = NULL;
 }
 
 static int resolve_mode(int n_players, int mode)
@@ -138,6 +139,9 @@ static int validate(int n_players, const rt_pair *pairs, size_t n_pairs,
         opt->sigma_mode < RT_BT_SIGMA_AUTO ||
         opt->sigma_mode > RT_BT_SIGMA_NONE)
         return RT_ERR_ARG;
+    for (int i = 0; opt->start && i < n_players; i++)
+        if (!(fabs(opt->start[i]) <= RT_BT_MAX_START))
+            return RT_ERR_ARG;
     for (size_t k = 0; k < n_pairs; k++) {
         const rt_pair *p = &pairs[k];
         if (p->i < 0 || p->i >= n_players || p->j < 0 ||
@@ -627,7 +631,7 @@ static int fit(int n, const rt_pair *pairs, size_t n_pairs,
 
     build_graph(n, pairs, n_pairs, prior, w);
     for (int i = 0; i < n; i++)
-        w->gamma[i] = 1.0;
+        w->gamma[i] = opt->start ? exp(opt->start[i] / ELO_PER_NAT) : 1.0;
     double residual;
     int budget = opt->max_iterations;
     if (mode == RT_BT_SIGMA_EXACT && budget > EXACT_MM_SWEEPS)

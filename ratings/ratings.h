@@ -243,7 +243,14 @@ typedef struct {
     int sigma_mode;       /* RT_BT_SIGMA_*; default AUTO */
     int dispersion;       /* 1 (default): sigmas scaled by the scores' dispersion
                            * when there are draws (see rt_bt_fit); 0: not */
+    const double *start;  /* NULL (default): MM starts from equal ratings; else
+                           * start[n_players] Elo ratings (any anchor; a former
+                           * fit's, for a warm start): the same optimum, fewer
+                           * sweeps when the data changed little */
 } rt_bt_options;
+
+/* The largest |start| rating: exp(start / 173.7) stays finite. */
+#define RT_BT_MAX_START 1e5
 
 /* The least dispersion rt_bt_fit assumes: a few drawn games between equals
  * would otherwise make the intervals vanish. */

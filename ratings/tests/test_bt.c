@@ -429,6 +429,37 @@ static void test_random_pool(void **state)
     assert_memory_equal(s1, s2, sizeof s1);
 }
 
+/* A warm start (a former fit's ratings, shifted: the anchor does not
+ * matter) reaches the cold fit's optimum in fewer sweeps; after a few
+ * more games it still lands on the new data's optimum. Bad starts are
+ * refused. */
+static void test_warm_start(void **state)
+{
+    (void)state;
+    enum { N = 40, P = 300 };
+    rt_pair p[P];
+    random_pool(N, P, 4242, p);
+    double cold[N], warm[N], start[N];
+    rt_bt_info ci, wi;
+    rt_bt_options o;
+    rt_bt_default_options(&o);
+    assert_null(o.start);
+    o.sigma_mode = RT_BT_SIGMA_DIAGONAL;
+    assert_int_equal(rt_bt_fit(N, p, P - 10, &o, NULL, 0, start, NULL, &ci), RT_OK);
+    for (int i = 0; i < N; i++)
+        start[i] += 1500.0;
+    assert_int_equal(rt_bt_fit(N, p, P, &o, NULL, 0, cold, NULL, &ci), RT_OK);
+    o.start = start;
+    assert_int_equal(rt_bt_fit(N, p, P, &o, NULL, 0, warm, NULL, &wi), RT_OK);
+    for (int i = 0; i < N; i++)
+        assert_near(warm[i], cold[i], 1e-5);
+    assert_true(wi.iterations < ci.iterations);
+    start[3] = NAN;
+    assert_int_equal(rt_bt_fit(N, p, P, &o, NULL, 0, warm, NULL, NULL), RT_ERR_ARG);
+    start[3] = 2 * RT_BT_MAX_START;
+    assert_int_equal(rt_bt_fit(N, p, P, &o, NULL, 0, warm, NULL, NULL), RT_ERR_ARG);
+}
+
 /* The same results written j-first, or split into several rows, fit the
  * same ratings. */
 static void test_pair_orientation(void **state)
@@ -578,6 +609,7 @@ int run_bt_tests(void)
         cmocka_unit_test(test_disconnected),
         cmocka_unit_test(test_unplayed_player),
         cmocka_unit_test(test_random_pool),
+        cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_pair_orientation),
         cmocka_unit_test(test_workspace_and_errors),
         cmocka_unit_test(test_aggregate),

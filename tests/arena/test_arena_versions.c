@@ -1,7 +1,9 @@
 /*
  * test_arena_versions.c - bot versions and statuses, and what a ladder
  * keeps in the database: its row, its matches (each stored once), each
- * bot's forfeits in a row, and the rating history of its fits.
+ * bot's forfeits in a row, and the rating history of its fits; the
+ * fit's totals kept as matches are stored (arena_ladder_fit.h) against
+ * the standings' fit over the same matches.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -11,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <cmocka.h>
 
+#include "arena_ladder_fit.h"
 #include "arena_report.h"
 #include "db_test.h"
 
@@ -231,12 +235,94 @@ static void test_ladder_rows(void **state)
     arena_db_close(db);
 }
 
+static arena_ladder new_ladder(arena_db *db, const char *name)
+{
+    arena_ladder l = {0};
+    snprintf(l.name, sizeof l.name, "%s", name);
+    snprintf(l.game, sizeof l.game, "duel");
+    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);
+    return l;
+}
+
+/* The kept totals: read back from the database or added match by match,
+ * they fit what the standings fit over the ladder's matches (and only
+ * them: another ladder's and a 4-seat match are left out); a warm start
+ * from the last fit ends where a cold one does. */
+static void test_ladder_fit(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("lfit");
+    int64_t bot[6];
+    for (int i = 0; i < 6; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "b%d", i);
+        bot[i] = add_bot(db, name);
+    }
+    arena_ladder l = new_ladder(db, "one"), other = new_ladder(db, "two");
+    arena_lfit *live = arena_lfit_new();
+    uint64_t x = 99;
+    for (int k = 0; k < 120; k++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int i = (int)(x >> 33) % 6, j = (i + 1 + (int)(x >> 45) % 5) % 6;
+        double s = (x >> 20) % 10 < 3 ? 0.5 : (int)((x >> 20) % 10) < 4 + i ? 1.0 : 0.0;
+        arena_match m = match2(bot[i], bot[j], s, 16);
+        m.ladder_id = k % 7 == 6 ? other.id : l.id;
+        m.game_index = k;
+        store_ok(db, &m);
+        if (m.ladder_id == l.id)
+            assert_int_equal(arena_lfit_add_match(live, &m), 0);
+    }
+    arena_match four = match4(bot, 1.0, 16);
+    four.ladder_id = l.id;
+    four.game_index = 500;
+    store_ok(db, &four);
+    assert_int_equal(arena_lfit_add_match(live, &four), -1);     /* not a pair */
+    assert_int_equal(arena_lfit_add(live, bot[0], bot[0], 1.0), -1);
+    assert_int_equal(arena_lfit_add(live, bot[0], bot[1], 0.25), -1);
+
+    arena_lfit *read = arena_lfit_new();
+    assert_int_equal(arena_lfit_load(read, db, l.id), 0);
+    arena_match_filter f = { .ladder_id = l.id, .seats = 2 };
+    arena_fit_row *want = NULL, *got = NULL, *again = NULL;
+    int n = arena_report_fit(db, &f, &want, err, sizeof err);
+    assert_int_equal(n, 6);
+    rt_bt_info cold, warm;
+    assert_int_equal(arena_lfit_fit(read, &got, &cold, err, sizeof err), n);
+    for (int i = 0; i < n; i++) {
+        assert_true(got[i].bot_id == want[i].bot_id);         /* best first, alike */
+        assert_true(fabs(got[i].rating - want[i].rating) < 1e-4);
+        assert_true(fabs(got[i].ci95 - want[i].ci95) < 1e-4);
+        assert_int_equal(got[i].games, want[i].games);
+        assert_int_equal(arena_lfit_games(read, got[i].bot_id), got[i].games);
+    }
+    assert_int_equal(arena_lfit_fit(live, &again, NULL, err, sizeof err), n);
+    for (int i = 0; i < n; i++)                                 /* same totals, same fit */
+        assert_true(again[i].bot_id == got[i].bot_id &&
+                    fabs(again[i].rating - got[i].rating) < 1e-6);
+    free(again);
+    assert_int_equal(arena_lfit_fit(read, &again, &warm, err, sizeof err), n);
+    assert_true(warm.iterations < cold.iterations);
+    for (int i = 0; i < n; i++)
+        assert_true(fabs(again[i].rating - got[i].rating) < 1e-4);
+    assert_int_equal(arena_lfit_games(read, 12345), 0);
+    free(want);
+    free(got);
+    free(again);
+    arena_lfit_free(read);
+    arena_lfit_free(live);
+    arena_pair_result *none = NULL;
+    assert_int_equal(arena_db_ladder_pairs(db, 0, &none), -1);
+    assert_null(none);
+    arena_db_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_ladder_rows),
+        cmocka_unit_test(test_ladder_fit),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }
