@@ -9,8 +9,11 @@
 #    worker containers that reach it over TCP by name play a tournament of
 #    C, Python and JavaScript bots. One worker container is killed in the
 #    middle of a match: its match must be played by the other, every match
-#    stored once, the ratings audit clean. The live WAL database is backed
-#    up with SQLite's online backup, and the copy checked.
+#    stored once, the ratings audit clean, and every match's record says its
+#    bots had the whole sandbox (own control group, uid, namespaces); a
+#    memory hog and a fork bomb lose to their limits in a worker container.
+#    The live WAL database is backed up with SQLite's online backup, and
+#    the copy checked.
 # 3. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod with
 #    its PersistentVolumeClaim, workers as a Deployment of 2 replicas; a
 #    tournament is played to the end. (kube play has no Services: workers
@@ -125,6 +128,19 @@ current() {
     sed -n 's/^referee worker: job \([0-9]*\) .*: playing$/\1/p'
 }
 played() { podman logs "$1" 2>&1 | grep '^referee worker: job ' | grep -vc ': playing$' || true; }
+# Every stored match's record says its bots had the sandbox: their own
+# control group (memory and processes limited), uid, and (where $2 is
+# whole) namespaces.
+CGROUP_UID=' cgroup([^)]*memory pids[^)]*) uid'
+WHOLE="$CGROUP_UID ns(user pid net ipc uts mount)"
+expect_isolated() {       # container, the line's end (a grep pattern)
+  local lines full
+  lines=$(podman exec "$1" sqlite3 /data/arena.db "SELECT record FROM matches" | grep '^isolation ')
+  full=$(printf '%s\n' "$lines" | grep -c "$2\$" || true)
+  [ "$full" -eq "$(stored "$1")" ] ||
+    fail "$1: $full of $(stored "$1") matches had the sandbox: $(printf '%s\n' "$lines" | sort | uniq -c)"
+  echo "   every match: $(printf '%s\n' "$lines" | sort -u)"
+}
 expect_tournament() {     # container, matches expected
   wait_for 600 finished "$1" || fail "$1: the tournament did not finish"
   [ "$(stored "$1")" -eq "$2" ] || fail "$1: $(stored "$1") matches stored, expected $2"
@@ -168,10 +184,23 @@ podman exec "$arena" sqlite3 /data/arena.db ".backup /data/backup.db" ||
   fail "the backup is damaged"
 podman exec "$arena" arena --db /data/backup.db check >/dev/null || fail "arena check of the backup"
 expect_tournament "$arena" "$matches"
+expect_isolated "$arena" "$WHOLE"
 # The killed worker logged the job as unfinished, so it never answered it.
 podman logs "$arena" 2>&1 | grep -q "went away; match $((job + 1)) goes to another worker" ||
   fail "the arena did not hand job $job out again"
 [ "$(played "$w2")" -ge 1 ] || fail "worker 2 played nothing"
+# The limits hold inside a worker container as on a bare machine: a bot
+# that takes 300 MB loses with `memory` under a 64 MiB limit, one that
+# forks past 8 processes with `processes`.
+expect_limit() {          # reason, referee flag, value, Python code of the bot
+  podman exec "$w2" referee play --quiet --record /tmp/limit.rec "$2" "$3" \
+    --bot "/usr/bin/python3 -c \"$4\"" --bot /opt/arena/build/agents/random >/dev/null 2>&1 || true
+  podman exec "$w2" grep -qx "reason $1" /tmp/limit.rec ||
+    fail "worker container: the $1 limit did not hold: $(podman exec "$w2" grep '^reason' /tmp/limit.rec)"
+}
+expect_limit memory --memory-mb 64 "x = bytearray(300 << 20); import time; time.sleep(5)"
+expect_limit processes --max-processes 8 "import os, time; [os.fork() for _ in range(6)]; time.sleep(5)"
+echo "   in a worker container: a memory hog lost with memory, a fork bomb with processes"
 podman logs "$arena" 2>&1 | sed -n '/^rank/,$p'
 echo "   worker 1 played $(played "$w1") before it was killed, worker 2 $(played "$w2")"
 compose down -v || { cat "$WORK/compose.log" >&2; fail "podman-compose down"; }
@@ -196,6 +225,9 @@ podman kube play --network "$R-net" "$WORK/workers.yaml" >/dev/null
 nworkers=$(podman pod ls --filter "name=$R-arena-worker-pod" -q | wc -l)
 [ "$nworkers" -eq "$KUBE_WORKERS" ] || fail "$nworkers worker pods, expected $KUBE_WORKERS"
 expect_tournament "$pod-coordinator" $((4 * 3 / 2 * GAMES))
+# podman 4.3's kube play ignores procMount: Unmasked, so bubblewrap cannot
+# mount a /proc there (docker/README.md): control groups and uid only.
+expect_isolated "$pod-coordinator" "$CGROUP_UID"
 busy=0
 for c in $(podman ps --filter "name=$R-arena-worker-pod" --format '{{.Names}}'); do
   [ "$(played "$c")" -ge 1 ] && busy=$((busy + 1))
