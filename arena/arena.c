@@ -1,7 +1,7 @@
 /*
  * arena.c - the `arena` program: bots, tournaments, standings, replays.
  *
- *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V]
+ *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env K=V]...
  *   arena [--db FILE] bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]

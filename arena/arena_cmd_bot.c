@@ -13,10 +13,13 @@
 #include "arena_cmd.h"
 #include "arena_report.h"
 #include "arena_tourney.h"
+#include "ref_env.h"
 
 static const char bot_help[] =
-    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V]\n"
-    "           (NAME already registered: --version V adds a new version, rated apart)\n"
+    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env NAME=VALUE]...\n"
+    "           (NAME already registered: --version V adds a new version, rated apart;\n"
+    "           the bot's environment is ARENA_*, what --env names and, sandboxed, PATH,\n"
+    "           LANG, HOME and TMPDIR: nothing of the arena's)\n"
     "       arena bot list [--format table|csv|json]\n"
     "       arena bot remove BOT                (its past matches are kept)\n"
     "       arena bot retire BOT [--reason TEXT] (stops playing for good; history kept)\n"
@@ -38,6 +41,12 @@ static int bot_add(int argc, char **argv)
     snprintf(b.name, sizeof b.name, "%s", argv[1]);
     for (int i = 2; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--env") && v) {
+            if (ref_env_append(b.env, sizeof b.env, v, err, sizeof err) < 0)
+                return ac_fail("bot add: %s", err);
+            i++;
+            continue;
+        }
         char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
                   : !strcmp(argv[i], "--version") ? b.version : NULL;
         size_t cap = dst == b.cmd ? sizeof b.cmd : dst == b.cwd ? sizeof b.cwd : sizeof b.version;
@@ -69,6 +78,19 @@ static int bot_add(int argc, char **argv)
     return rc < 0 ? ac_fail("%s", err) : 0;
 }
 
+/* A bot's environment lines, each an escaped text, sep between them. */
+static void put_env(FILE *out, int format, const char *env, const char *sep)
+{
+    char line[sizeof ((arena_bot *)0)->env];
+    for (const char *p = env; *p;) {
+        size_t len = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        fputs(p == env ? "" : sep, out);
+        ac_put_text(out, format, line);
+        p += len + (p[len] == '\n');
+    }
+}
+
 static void list_row(const arena_bot *b, int format, int first, FILE *out)
 {
     const char *status = arena_bot_status_shown(b);
@@ -85,7 +107,9 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->cmd);
         fprintf(out, ", \"cwd\": ");
         ac_put_text(out, format, b->cwd);
-        fputc('}', out);
+        fprintf(out, ", \"env\": [");
+        put_env(out, format, b->env, ", ");
+        fputs("]}", out);
     } else if (format == ARENA_CSV) {
         fprintf(out, "%" PRId64 ",%s,%s,", b->id, b->label, b->name);
         ac_put_text(out, format, b->version);
@@ -98,6 +122,8 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->cmd);
         fputc(',', out);
         ac_put_text(out, format, b->cwd);
+        fputc(',', out);
+        ac_put_text(out, format, b->env);
         fputc('\n', out);
     } else {
         fprintf(out, "%-24s %-10s %-11s %5d  ", b->label, b->version[0] ? b->version : "-",
@@ -107,6 +133,10 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
             fputs("   (in ", out);
             ac_put_text(out, format, b->cwd);
             fputc(')', out);
+        }
+        if (b->env[0]) {
+            fputs("   env ", out);
+            put_env(out, format, b->env, " ");
         }
         if (b->reason[0]) {
             fputs("   ", out);
@@ -136,7 +166,7 @@ static int bot_list(int argc, char **argv)
     if (n < 0)
         return ac_fail("cannot list bots");
     if (format == ARENA_CSV)
-        printf("id,bot,name,version,status,reason,games,elo,previous,command,cwd\n");
+        printf("id,bot,name,version,status,reason,games,elo,previous,command,cwd,env\n");
     else if (format == ARENA_JSON)
         printf("[");
     else

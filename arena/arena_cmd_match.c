@@ -14,6 +14,7 @@
 #include "arena_show.h"
 #include "arena_tourney.h"
 #include "kv.h"
+#include "ref_env.h"
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -160,13 +161,18 @@ int ac_rerun(int argc, char **argv)
             c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
     }
     arena_bot bots[ARENA_MAX_SEATS];
+    ref_env env[ARENA_MAX_SEATS];
+    char err[512] = "out of memory";
+    int env_ok = 1;
     for (int i = 0; i < m.seats; i++) {
         arena_db_bot_by_id(db, m.bot[i], &bots[i]);
         c.bot_cmd[i] = bots[i].cmd;
         c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
+        if (ref_env_parse(&env[i], bots[i].env, err, sizeof err) < 0)
+            env_ok = 0;           /* checked when added: only a hand-edited row */
+        c.bot_env[i] = env[i].entry;
     }
     arena_db_close(db);
-    char err[512] = "out of memory";
     game_options *options = game_options_new(g);
     c.game = g;
     c.options = options;
@@ -181,7 +187,7 @@ int ac_rerun(int argc, char **argv)
         goto out;
     }
     c.log_dir = logs ? log_dir : NULL;
-    if (!options || game_options_parse(options, m.options, err, sizeof err) < 0 ||
+    if (!env_ok || !options || game_options_parse(options, m.options, err, sizeof err) < 0 ||
         ref_match_play(&c, &fresh, err, sizeof err) < 0) {
         rc = ac_fail("rerun failed: %s", err);
         goto out;

@@ -256,6 +256,10 @@ static const char *const migrations[] = {
     "CREATE UNIQUE INDEX tournaments_spec ON tournaments(game, format, games, options,"
     "  seed, bots, move_ms, bank_ms, handshake_ms, strikes, elo_k, memory_mb, clock,"
     "  wall_ceiling_pct, ponder);",
+
+    /* 7: a bot version's own environment (issue 11), NAME=VALUE lines
+     * (referee/ref_env.h) handed to the bot besides ARENA_*; '' for none. */
+    "ALTER TABLE bots ADD COLUMN env TEXT NOT NULL DEFAULT '';",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 6
+#define ARENA_DB_SCHEMA 7
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -60,6 +60,7 @@ typedef struct arena_bot {
     char cmd[1024];
     char cwd[512];            /* "" = the arena's working directory */
     char version[64];
+    char env[2048];           /* its own environment: NAME=VALUE lines (ref_env.h) */
     int  removed;             /* kept for past matches, no longer playing */
     char status[16];          /* "active", "disabled", "retired" (stored) */
     char reason[256];         /* why it is disabled or retired; "" if none */

@@ -66,7 +66,7 @@ static int ref_parse(const char *ref, bot_ref *r)
 
 #define BOT_COLUMNS "b.id, b.name, b.cmd, b.cwd, b.version, b.removed_at IS NOT NULL," \
     " b.status, b.status_reason, COALESCE(b.status_ms, 0), COALESCE(b.previous_id, 0)," \
-    " COALESCE(r.games, 0), COALESCE(r.elo, 1500.0), " ADB_BOT_LABEL("b") \
+    " COALESCE(r.games, 0), COALESCE(r.elo, 1500.0), " ADB_BOT_LABEL("b") ", b.env" \
     " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id "
 
 static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
@@ -87,6 +87,7 @@ static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
     b->games = sqlite3_column_int(st, 10);
     b->elo = sqlite3_column_double(st, 11);
     adb_col_text(st, 12, b->label, sizeof b->label);
+    adb_col_text(st, 13, b->env, sizeof b->env);
 }
 
 static const char BOT_NEWEST[] =
@@ -171,8 +172,8 @@ const char *arena_bot_status_shown(const arena_bot *b)
 /* ---- adding and removing -------------------------------------------------- */
 
 static const char BOT_INSERT[] =
-    "INSERT INTO bots(name, cmd, cwd, version, added_at, previous_id)"
-    " VALUES (:name, :cmd, :cwd, :version, :now, :previous)";
+    "INSERT INTO bots(name, cmd, cwd, version, env, added_at, previous_id)"
+    " VALUES (:name, :cmd, :cwd, :version, :env, :now, :previous)";
 
 static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
 {
@@ -186,8 +187,10 @@ static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
         return 0;
     }
     if (!adb_text_ok(bot->cwd, sizeof bot->cwd, 0) ||
-        !adb_text_ok(bot->version, sizeof bot->version, 0)) {
-        adb_err(err, size, "bot %s: the directory or version is too long", bot->name);
+        !adb_text_ok(bot->version, sizeof bot->version, 0) ||
+        !adb_text_ok(bot->env, sizeof bot->env, 0)) {
+        adb_err(err, size, "bot %s: the directory, version or environment is too long",
+                bot->name);
         return 0;
     }
     return 1;
@@ -216,6 +219,7 @@ static int add_in_txn(arena_db *db, const arena_bot *bot, char *err, size_t size
     ADB_BIND(adb_bind_text(st, ":cmd", bot->cmd));
     ADB_BIND(adb_bind_text(st, ":cwd", bot->cwd));
     ADB_BIND(adb_bind_text(st, ":version", bot->version));
+    ADB_BIND(adb_bind_text(st, ":env", bot->env));
     ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
     if (found == 0)
         ADB_BIND(adb_bind_int(st, ":previous", prev.id));

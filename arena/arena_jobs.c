@@ -106,6 +106,7 @@ void arena_job_for(const arena_spec *spec, const arena_seating *g, int64_t log_b
         if (arena_db_bot_by_id(db, g->bot[i], &b) == 0) {
             snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
             snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);
+            snprintf(job->env[i], sizeof job->env[i], "%s", b.env);
         }
     }
     job->move_ms = spec->move_ms;

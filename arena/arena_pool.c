@@ -287,9 +287,10 @@ static void send_job(arena_pool *p, worker *w, int j)
     mpw_str(&pk, "bots");
     msgpack_pack_array(&pk, (size_t)job->nbots);
     for (int i = 0; i < job->nbots; i++) {
-        msgpack_pack_map(&pk, 2);
+        msgpack_pack_map(&pk, 3);
         mpw_str(&pk, "cmd"); mpw_str(&pk, job->cmd[i]);
         mpw_str(&pk, "cwd"); mpw_str(&pk, job->cwd[i]);
+        mpw_str(&pk, "env"); mpw_str(&pk, job->env[i]);
     }
     mpw_str(&pk, "time");
     msgpack_pack_map(&pk, 6);

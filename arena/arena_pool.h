@@ -31,6 +31,7 @@ typedef struct arena_job {
     int      nbots;
     char     cmd[4][1024];
     char     cwd[4][512];
+    char     env[4][2048];        /* each bot's registered environment (ref_env.h) */
     int64_t  move_ms, bank_ms, handshake_ms;
     int      strikes;
     int64_t  memory_mb;           /* bots' address space; -1: the referee's default */

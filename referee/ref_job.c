@@ -43,6 +43,18 @@ int ref_job_read(const msgpack_object *job, ref_job *j, char *err, size_t size)
             return -1;
         }
         c->bot_cmd[i] = j->cmd[i];
+        /* What the bot's registration names (ref_env.h); absent: nothing. */
+        char env[REF_ENV_TEXT], why[256];
+        if (mps_get(b, "env") && mps_get_str(b, "env", env, sizeof env) < 0) {
+            snprintf(err, size, "malformed job: bot %d's env is not a text under %d bytes", i,
+                     REF_ENV_TEXT);
+            return -1;
+        }
+        if (mps_get(b, "env") && ref_env_parse(&j->env[i], env, why, sizeof why) < 0) {
+            snprintf(err, size, "malformed job: bot %d: %s", i, why);
+            return -1;
+        }
+        c->bot_env[i] = j->env[i].entry;
         c->bot_cwd[i] = mps_get_str(b, "cwd", j->cwd[i], sizeof j->cwd[i]) == 0 && j->cwd[i][0]
                             ? j->cwd[i] : NULL;
     }

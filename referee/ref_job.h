@@ -11,12 +11,14 @@
 #define REF_JOB_H
 
 #include <msgpack.h>
+#include "ref_env.h"
 #include "ref_match.h"
 
 typedef struct ref_job {
     ref_config    cfg;            /* its pointers point into this job */
     game_options *options;
     char          cmd[GAME_MAX_SEATS][1024], cwd[GAME_MAX_SEATS][512];
+    ref_env       env[GAME_MAX_SEATS];   /* each bot's registered environment */
 } ref_job;
 
 /* Reads a job map into *job (the config's defaults first, then what the

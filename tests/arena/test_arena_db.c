@@ -103,11 +103,14 @@ static void test_open_refuses(void **state)
 
     /* A newer arena's file. */
     const char *newer = db_path("newer");
-    raw_exec(newer, "PRAGMA user_version = 7");
+    char set[64];
+    snprintf(set, sizeof set, "PRAGMA user_version = %d", ARENA_DB_SCHEMA + 1);
+    raw_exec(newer, set);
     assert_int_equal(arena_db_open(&db, newer, 0, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s was written by a newer arena (schema 7)", newer);
+    snprintf(want, sizeof want, "%s was written by a newer arena (schema %d)", newer,
+             ARENA_DB_SCHEMA + 1);
     assert_string_equal(err, want);
-    assert_int_equal(raw_int(newer, "PRAGMA user_version"), 7);
+    assert_int_equal(raw_int(newer, "PRAGMA user_version"), ARENA_DB_SCHEMA + 1);
 
     /* An arena version number on a file without our tables. */
     const char *fake = db_path("fake");
