@@ -549,7 +549,7 @@ static int cmd_sprt(int argc, char **argv)
              "Exit 0: H1 accepted, 1: H0 accepted, 3: keep playing.");
         return argc < 2 && !ac_help(argc, argv) ? 2 : 0;
     }
-    rt_sprt_params p = { 0, 10, 0.05, 0.05 };
+    rt_sprt_params p = ARENA_SPRT_DEFAULTS;
     int64_t tid = 0;
     for (int i = 2; i < argc; i++) {
         const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;

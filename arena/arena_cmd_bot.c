@@ -27,7 +27,8 @@ static const char bot_help[] =
     "       arena bot enable BOT\n"
     "BOT is NAME (its newest version), NAME@VERSION, or NAME#ID as tables show it.\n"
     "Statuses: active, provisional (active, fewer than 20 games), disabled (with the\n"
-    "reason: by hand, or by a ladder after --max-forfeits forfeits in a row), retired.\n";
+    "reason: by hand, by a ladder after --max-forfeits forfeits in a row, or by a failed\n"
+    "--gate sprt), retired, trial (a new version playing its ladder gate's SPRT).\n";
 
 static int bot_add(int argc, char **argv)
 {

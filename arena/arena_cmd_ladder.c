@@ -25,6 +25,12 @@ static const char ladder_tail[] =
     "Without --name a ladder is named after its game and options, so the same command finds\n"
     "its ladder again and goes on: no match lost, none counted twice. Several ladders share\n"
     "one database. On a stop, running matches have --grace seconds to finish and be stored.\n"
+    "With --gate sprt a new version (bot add NAME --version V, an older version active)\n"
+    "is on trial: it plays only that older version, in seed pairs, until the SPRT over\n"
+    "their games accepts H1 (it joins the ladder) or H0 (it is disabled with the reason),\n"
+    "or --gate-max-games pass undecided (disabled as inconclusive). arena bot list shows\n"
+    "it as trial with the test's state; a stopped ladder goes on with the trial where it\n"
+    "was. arena bot enable after a failed gate lets the version in anyway.\n"
     "See it with: arena standings --ladder NAME; arena bot list (statuses and reasons).\n";
 
 int ac_ladder(int argc, char **argv)
@@ -36,6 +42,7 @@ int ac_ladder(int argc, char **argv)
     arena_ladder_opts o;
     arena_ladder_default(&o);
     char referee[PATH_MAX + 32], err[512];
+    const char *gate = NULL;
     cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
     const cli_flag own[] = {
@@ -58,6 +65,18 @@ int ac_ladder(int argc, char **argv)
                 "seconds (default 60)", &o.log_s, 0.1, 1e9),
         CLI_NUM("--matches", CLI_I64, "N", "play N matches in this run, then stop (default: "
                 "until stopped)", &o.matches, 1, (int64_t)1 << 40),
+        CLI_ARG("--gate", CLI_STR, "sprt", "a new version first plays its previous version "
+                "and joins only if the SPRT accepts H1 (default: no gate)", &gate),
+        CLI_NUM("--gate-elo0", CLI_F64, "E", "the gate's H0: elo <= E (default 0)",
+                &o.gate.p.elo0, -1000, 1000),
+        CLI_NUM("--gate-elo1", CLI_F64, "E", "the gate's H1: elo >= E (default 10)",
+                &o.gate.p.elo1, -1000, 1000),
+        CLI_NUM("--gate-alpha", CLI_F64, "A", "the gate's false-pass rate (default 0.05)",
+                &o.gate.p.alpha, 1e-9, 0.5),
+        CLI_NUM("--gate-beta", CLI_F64, "B", "the gate's false-fail rate (default 0.05)",
+                &o.gate.p.beta, 1e-9, 0.5),
+        CLI_NUM("--gate-max-games", CLI_INT, "N", "undecided after N games: the version is "
+                "disabled as inconclusive (default 2000)", &o.gate.max_games, 2, INT32_MAX),
         CLI_END,
     };
     const char *names[1];
@@ -68,6 +87,12 @@ int ac_ladder(int argc, char **argv)
         return flagged == 1 ? 0 : 2;
     if (run.concurrency == 0 && !run.remote.listen)
         return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
+    if (gate && strcmp(gate, "sprt"))
+        return ac_fail("--gate wants sprt, not '%s'", gate);
+    o.gate.on = gate != NULL;
+    if (o.gate.p.elo0 >= o.gate.p.elo1)
+        return ac_fail("--gate-elo0 %g must be below --gate-elo1 %g", o.gate.p.elo0,
+                       o.gate.p.elo1);
     int seats, teams;
     if (arena_spec_shape(&spec, &seats, &teams, err, sizeof err) < 0)
         return ac_fail("%s", err);

@@ -51,8 +51,13 @@ int  arena_db_schema_version(arena_db *db);
  * active (provisional while it has fewer than ARENA_PROVISIONAL_GAMES
  * games, a status shown, not stored), disabled (with a reason: by hand,
  * or by a ladder after too many forfeits in a row; enable brings it back)
- * or retired (for good; kept with its history). */
+ * or retired (for good; kept with its history). A ladder run with
+ * `--gate sprt` keeps a new version on trial (shown "trial": active, its
+ * reason starting with ARENA_BOT_TRIAL) until its SPRT against the
+ * previous version decides; the note is written by the ladder and says
+ * how the test stands. */
 #define ARENA_PROVISIONAL_GAMES 20
+#define ARENA_BOT_TRIAL "on trial: "
 
 typedef struct arena_bot {
     int64_t id;
@@ -63,7 +68,7 @@ typedef struct arena_bot {
     char env[2048];           /* its own environment: NAME=VALUE lines (ref_env.h) */
     int  removed;             /* kept for past matches, no longer playing */
     char status[16];          /* "active", "disabled", "retired" (stored) */
-    char reason[256];         /* why it is disabled or retired; "" if none */
+    char reason[256];         /* why it is disabled or retired, or a trial note; "" if none */
     int64_t status_ms;        /* when the status last changed; 0: never */
     int64_t previous_id;      /* the version this one follows; 0: the first */
     int  games;               /* rated matches played (the live rating's count) */
@@ -96,7 +101,8 @@ int  arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out);   /* removed 
 /* Registered bots (every status) by name, then version order; *out is
  * malloc'ed (free it). Returns the count or -1. */
 int  arena_db_bot_list(arena_db *db, arena_bot **out);
-/* The status shown: "provisional" for an active bot with few games. */
+/* The status shown: "trial" for an active bot on trial (its reason starts
+ * with ARENA_BOT_TRIAL), "provisional" for an active bot with few games. */
 const char *arena_bot_status_shown(const arena_bot *b);
 /* Sets a registered bot's status ("active", "disabled", "retired") with
  * its reason. A retired bot stays retired. 0, or -1 with err. */
@@ -106,6 +112,10 @@ int  arena_db_bot_set_status(arena_db *db, const char *ref, const char *status,
  * disable). Only an active bot changes: 0 changed, 1 not active, -1 error. */
 int  arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *err,
                              size_t size);
+/* An active bot's reason, its status and status time unchanged (the
+ * ladder's gate notes). 0 changed, 1 not active, -1 with err. */
+int  arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *err,
+                          size_t size);
 
 /* ---- tournaments -------------------------------------------------------- */
 
@@ -184,6 +194,7 @@ typedef struct arena_match_filter {
     int64_t ladder_id;
     char game[32];
     int  seats;
+    int64_t bot_id;           /* only the matches this bot plays in (0: any) */
 } arena_match_filter;
 
 /* The matches `f` selects (NULL: all), in the order played, without their

@@ -164,6 +164,9 @@ int arena_db_bot_list(arena_db *db, arena_bot **out)
 
 const char *arena_bot_status_shown(const arena_bot *b)
 {
+    if (!strcmp(b->status, "active") &&
+        !strncmp(b->reason, ARENA_BOT_TRIAL, sizeof ARENA_BOT_TRIAL - 1))
+        return "trial";
     if (!strcmp(b->status, "active") && b->games < ARENA_PROVISIONAL_GAMES)
         return "provisional";
     return b->status;
@@ -256,7 +259,8 @@ static const char BOT_STATUS[] =
     "UPDATE bots SET status = :status, status_reason = :reason, status_ms = :now"
     " WHERE id = :id AND removed_at IS NULL";
 
-/* Runs an UPDATE of one bot by id (and :status, :reason when given):
+/* Runs an UPDATE of one bot by id (and :now when it has it, :status and
+ * :reason when given):
  * the rows changed, or -1. */
 static int update_bot(arena_db *db, const char *sql, int64_t id, const char *status,
                       const char *reason)
@@ -265,7 +269,8 @@ static int update_bot(arena_db *db, const char *sql, int64_t id, const char *sta
     if (!st)
         return -1;
     int rc = adb_bind_int(st, ":id", id);
-    ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
+    if (sqlite3_bind_parameter_index(st, ":now") > 0)    /* a note keeps the status time */
+        ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
     if (status) {
         ADB_BIND(adb_bind_text(st, ":status", status));
         ADB_BIND(adb_bind_text(st, ":reason", reason));
@@ -352,15 +357,32 @@ static const char BOT_DISABLE_ACTIVE[] =
     "UPDATE bots SET status = :status, status_reason = :reason, status_ms = :now"
     " WHERE id = :id AND removed_at IS NULL AND status = 'active'";
 
-int arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *err,
-                            size_t size)
+static const char BOT_NOTE_ACTIVE[] =
+    "UPDATE bots SET status_reason = :reason"
+    " WHERE id = :id AND removed_at IS NULL AND status = :status";
+
+/* An active bot's new status (disabled) or note (active): 0 changed, 1
+ * not active, -1 with err. */
+static int change_active(arena_db *db, const char *sql, int64_t id, const char *status,
+                         const char *reason, char *err, size_t size)
 {
     if (!db || !reason || strlen(reason) >= sizeof ((arena_bot *)0)->reason) {
         adb_err(err, size, "no database, or no reason or too long a one");
         return -1;
     }
-    int n = update_bot(db, BOT_DISABLE_ACTIVE, id, "disabled", reason);
+    int n = update_bot(db, sql, id, status, reason);
     if (n < 0)
-        return adb_sqlerr(db, err, size, "cannot disable the bot");
+        return adb_sqlerr(db, err, size, "cannot change the bot's status");
     return n > 0 ? 0 : 1;
+}
+
+int arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *err,
+                            size_t size)
+{
+    return change_active(db, BOT_DISABLE_ACTIVE, id, "disabled", reason, err, size);
+}
+
+int arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *err, size_t size)
+{
+    return change_active(db, BOT_NOTE_ACTIVE, id, "active", reason, err, size);
 }

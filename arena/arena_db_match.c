@@ -370,21 +370,23 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
     " m.started_ms, m.finished_ms, m.elo_k, s.seat, s.bot_id, s.team, s.score, m.ladder_id" \
     " FROM matches m LEFT JOIN match_seats s ON s.match_id = m.id "
 /* The filter's WHERE clause, one static text per shape of filter (bit 0 a
- * tournament, 1 a ladder, 2 a game, 3 a number of seats), so SQLite sees
- * plain equalities it can answer from an index. */
+ * tournament, 1 a ladder, 2 a game, 3 a number of seats, 4 a bot), so
+ * SQLite sees plain conditions it can answer from an index. */
 #define W_T " AND m.tournament_id = :tournament"
 #define W_L " AND m.ladder_id = :ladder"
 #define W_G " AND m.game = :game"
 #define W_S " AND m.seats = :seats"
+#define W_B " AND m.id IN (SELECT match_id FROM match_seats WHERE bot_id = :bot)"
 #define W1(head, tail, w) head "WHERE 1" w " " tail
 #define W4(head, tail, w) W1(head, tail, w), W1(head, tail, w W_T), \
     W1(head, tail, w W_L), W1(head, tail, w W_T W_L)
-#define FILTERED(head, tail) { W4(head, tail, ""), W4(head, tail, W_G), \
-    W4(head, tail, W_S), W4(head, tail, W_G W_S) }
+#define W16(head, tail, w) W4(head, tail, w), W4(head, tail, w W_G), \
+    W4(head, tail, w W_S), W4(head, tail, w W_G W_S)
+#define FILTERED(head, tail) { W16(head, tail, ""), W16(head, tail, W_B) }
 
 static const char M_GET[] = M_SELECT("m.record") "WHERE m.id = :id ORDER BY s.seat";
-static const char *const M_LIST[16] = FILTERED(M_SELECT("NULL"), "ORDER BY m.id, s.seat");
-static const char *const M_KINDS[16] = FILTERED("SELECT m.game, m.seats FROM matches m ",
+static const char *const M_LIST[32] = FILTERED(M_SELECT("NULL"), "ORDER BY m.id, s.seat");
+static const char *const M_KINDS[32] = FILTERED("SELECT m.game, m.seats FROM matches m ",
                                                "GROUP BY m.game, m.seats ORDER BY m.game, m.seats");
 
 enum { C_ID, C_TOURNAMENT, C_INDEX, C_GAME, C_SEED, C_OPTIONS, C_SEATS, C_REASON, C_CULPRIT,
@@ -478,7 +480,7 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
 
 /* The statement of `texts` for f's shape, with f bound; NULL, or *rc
  * SQLITE_OK. */
-static sqlite3_stmt *filtered(arena_db *db, const char *const texts[16],
+static sqlite3_stmt *filtered(arena_db *db, const char *const texts[32],
                               const arena_match_filter *f, int *code)
 {
     static const arena_match_filter any;
@@ -488,7 +490,7 @@ static sqlite3_stmt *filtered(arena_db *db, const char *const texts[16],
     if (!adb_text_ok(f->game, sizeof f->game, 0))
         return NULL;
     int shape = (f->tournament_id != 0) | (f->ladder_id != 0) << 1 | (f->game[0] != 0) << 2 |
-                (f->seats != 0) << 3;
+                (f->seats != 0) << 3 | (f->bot_id != 0) << 4;
     sqlite3_stmt *st = adb_stmt(db, texts[shape]);
     int rc = st ? SQLITE_OK : SQLITE_ERROR;
     if (shape & 1)
@@ -499,6 +501,8 @@ static sqlite3_stmt *filtered(arena_db *db, const char *const texts[16],
         ADB_BIND(adb_bind_text(st, ":game", f->game));
     if (shape & 8)
         ADB_BIND(adb_bind_int(st, ":seats", f->seats));
+    if (shape & 16)
+        ADB_BIND(adb_bind_int(st, ":bot", f->bot_id));
     *code = rc;
     return st;
 }

@@ -29,6 +29,7 @@ void arena_ladder_default(arena_ladder_opts *o)
     o->grace_s = 30;
     o->reload_s = 2;
     o->log_s = 60;
+    arena_gate_default(&o->gate);
 }
 
 int arena_ladder_default_name(const arena_spec *spec, char *name, size_t size)
@@ -57,6 +58,10 @@ typedef struct ladder {
     arena_mm_bot *bots;           /* the active bots, nbots of them */
     char (*label)[128];
     int nbots;
+    arena_gate *trials;           /* new versions on trial (out of matchmaking) */
+    int ntrials;
+    int64_t *passed;              /* versions that passed their gate (judged once a run) */
+    int npassed;
     flight *fl;                   /* the matches in flight, nfl slots */
     int nfl;
     int64_t pair;                 /* the next seed pair to plan */
@@ -91,8 +96,69 @@ static int find_bot(const ladder *L, int64_t id)
     return -1;
 }
 
+static int has_passed(const ladder *L, int64_t id)
+{
+    for (int i = 0; i < L->npassed; i++)
+        if (L->passed[i] == id)
+            return 1;
+    return 0;
+}
+
+/* With a gate: whether list[i] (active) stays out of matchmaking, on
+ * trial (added to trials) or disabled now by its verdict. A verdict is
+ * said once; a note is written when it changes. 1 out, 0 plays, -1 err. */
+static int gate(ladder *L, const arena_bot *list, int n, int i, arena_gate *trials, int *ntrials,
+                char *err, size_t size)
+{
+    arena_gate g = { .opponent = arena_gate_opponent(list, n, i) };
+    if (!L->o->gate.on || !g.opponent || has_passed(L, list[i].id))
+        return 0;
+    for (int k = 0; k < n; k++)
+        if (list[k].id == g.opponent)
+            snprintf(g.opponent_label, sizeof g.opponent_label, "%s", list[k].label);
+    if (arena_gate_judge(L->db, L->l.id, &L->o->gate, &list[i], &g, err, size) < 0)
+        return -1;
+    for (int k = 0; k < *ntrials; k++)
+        if (trials[k].bot == g.opponent && g.state == ARENA_GATE_TRIAL)
+            g.state = ARENA_GATE_WAIT;
+    char text[sizeof list[i].reason];
+    arena_gate_text(&g, &L->o->gate, L->l.name, text, sizeof text);
+    int rc = 0;
+    if (g.state == ARENA_GATE_PASSED) {
+        int64_t *p = realloc(L->passed, ((size_t)L->npassed + 1) * sizeof *p);
+        if (!p) {
+            snprintf(err, size, "out of memory");
+            return -1;
+        }
+        L->passed = p;
+        L->passed[L->npassed++] = list[i].id;
+        rc = arena_db_bot_note_id(L->db, list[i].id, text, err, size);
+        say(L, "%s %s: it joins the ladder", list[i].label, text);
+        return rc < 0 ? -1 : 0;
+    }
+    if (g.state == ARENA_GATE_FAILED || g.state == ARENA_GATE_CAPPED) {
+        rc = arena_db_bot_disable_id(L->db, list[i].id, text, err, size);
+        if (rc == 0)
+            say(L, "%s disabled: %s", list[i].label, text);
+        return rc < 0 ? -1 : 1;
+    }
+    if (strcmp(list[i].reason, text) &&
+        arena_db_bot_note_id(L->db, list[i].id, text, err, size) < 0)
+        return -1;
+    int known = 0;
+    for (int k = 0; k < L->ntrials; k++)
+        known |= L->trials[k].bot == g.bot;
+    if (!known)
+        say(L, "%s is on trial: it plays %s until its SPRT decides (H0 elo %g, H1 elo %g, "
+            "%ld games so far)", list[i].label, g.opponent_label, L->o->gate.p.elo0,
+            L->o->gate.p.elo1, g.t.w + g.t.d + g.t.l);
+    trials[(*ntrials)++] = g;
+    return 1;
+}
+
 /* Reads the active bots again, with their games in this ladder; says
- * who joined and who left. 0, or -1 with err. */
+ * who joined and who left; judges the new versions on trial. 0, or -1
+ * with err. */
 static int reload(ladder *L, char *err, size_t size)
 {
     arena_bot *list = NULL;
@@ -103,10 +169,15 @@ static int reload(ladder *L, char *err, size_t size)
     }
     arena_mm_bot *bots = calloc((size_t)n + 1, sizeof *bots);
     char (*label)[128] = calloc((size_t)n + 1, sizeof *label);
-    int k = 0, rc = bots && label ? 0 : -1;
+    arena_gate *trials = calloc((size_t)n + 1, sizeof *trials);
+    int k = 0, ntrials = 0, rc = bots && label && trials ? 0 : -1, out = 0;
     for (int i = 0; rc == 0 && i < n; i++) {
         if (list[i].removed || strcmp(list[i].status, "active"))
             continue;
+        if ((out = gate(L, list, n, i, trials, &ntrials, err, size)) != 0) {
+            rc = out < 0 ? -2 : 0;
+            continue;
+        }
         arena_ladder_record rec = { .games = L->lfit ? arena_lfit_games(L->lfit, list[i].id) : 0 };
         if (!L->lfit && arena_db_ladder_record(L->db, L->l.id, list[i].id, 0, &rec) < 0) {
             rc = -1;
@@ -129,14 +200,19 @@ static int reload(ladder *L, char *err, size_t size)
     if (rc < 0) {
         free(bots);
         free(label);
-        snprintf(err, size, "cannot read the bots' games in the ladder");
+        free(trials);
+        if (rc == -1)
+            snprintf(err, size, "cannot read the bots' games in the ladder");
         return -1;
     }
     free(L->bots);
     free(L->label);
+    free(L->trials);
     L->bots = bots;
     L->label = label;
     L->nbots = k;
+    L->trials = trials;
+    L->ntrials = ntrials;
     L->last_reload = clk_mono_s();
     return 0;
 }
@@ -220,32 +296,78 @@ static int submit(ladder *L, const arena_seating *s, char *err, size_t size)
     return 0;
 }
 
-/* Plans seed pairs while there is room: each is two matches on one seed,
- * the second with the sides swapped. 0, or -1 with err. */
+/* The matches in flight bot `id` is in. */
+static int busy_of(const ladder *L, int64_t id)
+{
+    int n = 0;
+    for (int k = 0; k < L->nfl; k++)
+        for (int s = 0; L->fl[k].used && s < L->fl[k].s.seats; s++)
+            n += L->fl[k].s.bot[s] == id;
+    return n;
+}
+
+/* Plans the next seed pair: two matches on one seed, the second with the
+ * sides swapped (bots by id, seated as in `seat`). 0, or -1 with err. */
+static int plan_pair(ladder *L, const int64_t *seat, char *err, size_t size)
+{
+    int order[4], swapped[4];
+    for (int i = 0; i < L->mm.seats; i++)
+        order[i] = i;
+    arena_mm_swap(L->mm.seats, order, swapped);
+    uint64_t seed = arena_pair_seed(L->l.seed, (int)L->pair);
+    for (int k = 0; k < 2; k++) {
+        arena_seating s = { .index = 2 * L->pair + k, .seed = seed, .seats = L->mm.seats };
+        for (int i = 0; i < L->mm.seats; i++)
+            s.bot[i] = seat[k ? swapped[i] : order[i]];
+        if (submit(L, &s, err, size) < 0)
+            return -1;
+        L->planned++;
+    }
+    L->pair++;
+    return 0;
+}
+
+static int may_plan(const ladder *L)
+{
+    return !L->stopping && free_slots(L) >= 2 &&
+           (L->o->matches <= 0 || L->planned < L->o->matches);
+}
+
+/* Trials first: each new version on trial against the version it must
+ * beat, a seed pair at a time while both have room and the cap allows
+ * (its games are counted again when the pair is stored). */
+static int plan_trials(ladder *L, char *err, size_t size)
+{
+    for (int i = 0; i < L->ntrials && may_plan(L); i++) {
+        const arena_gate *g = &L->trials[i];
+        long games = g->t.w + g->t.d + g->t.l + busy_of(L, g->bot);
+        if (g->state != ARENA_GATE_TRIAL || games >= L->o->gate.max_games ||
+            busy_of(L, g->bot) + 2 > L->mm.per_bot || busy_of(L, g->opponent) + 2 > L->mm.per_bot)
+            continue;
+        const int64_t seat[2] = { g->bot, g->opponent };
+        if (plan_pair(L, seat, err, size) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Plans seed pairs while there is room: the trials', then matchmaking's.
+ * 0, or -1 with err. */
 static int plan(ladder *L, char *err, size_t size)
 {
-    while (!L->stopping && free_slots(L) >= 2 &&
-           (L->o->matches <= 0 || L->planned < L->o->matches)) {
-        for (int i = 0; i < L->nbots; i++) {
-            L->bots[i].busy = 0;
-            for (int k = 0; k < L->nfl; k++)
-                for (int s = 0; L->fl[k].used && s < L->fl[k].s.seats; s++)
-                    L->bots[i].busy += L->fl[k].s.bot[s] == L->bots[i].id;
-        }
-        int seat[4], swapped[4];
-        if (!arena_mm_pick(L->bots, L->nbots, &L->mm, L->l.seed, L->pair, seat))
+    if (plan_trials(L, err, size) < 0)
+        return -1;
+    while (may_plan(L)) {
+        for (int i = 0; i < L->nbots; i++)
+            L->bots[i].busy = busy_of(L, L->bots[i].id);
+        int pick[4];
+        int64_t seat[4];
+        if (!arena_mm_pick(L->bots, L->nbots, &L->mm, L->l.seed, L->pair, pick))
             return 0;
-        arena_mm_swap(L->mm.seats, seat, swapped);
-        uint64_t seed = arena_pair_seed(L->l.seed, (int)L->pair);
-        for (int k = 0; k < 2; k++) {
-            arena_seating s = { .index = 2 * L->pair + k, .seed = seed, .seats = L->mm.seats };
-            for (int i = 0; i < L->mm.seats; i++)
-                s.bot[i] = L->bots[k ? swapped[i] : seat[i]].id;
-            if (submit(L, &s, err, size) < 0)
-                return -1;
-            L->planned++;
-        }
-        L->pair++;
+        for (int i = 0; i < L->mm.seats; i++)
+            seat[i] = L->bots[pick[i]].id;
+        if (plan_pair(L, seat, err, size) < 0)
+            return -1;
     }
     return 0;
 }
@@ -294,6 +416,9 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
     L->since_fit++;
     for (int i = 0; i < s.seats; i++)
         refresh_bot(L, s.bot[i]);
+    for (int i = 0; i < L->ntrials; i++)      /* a trial game: judge it at once */
+        if (L->trials[i].bot == s.bot[0] || L->trials[i].bot == s.bot[1])
+            L->last_reload = -1e9;
     if (m.culprit >= 0 && m.culprit < s.seats)
         return check_forfeits(L, s.bot[m.culprit], err, size);
     return 0;
@@ -408,6 +533,11 @@ static int setup(ladder *L, char *err, size_t size)
                  "%d teams", seats, teams);
         return -1;
     }
+    if (L->o->gate.on && seats != 2) {
+        snprintf(err, size, "--gate sprt needs a one-against-one ladder (these options give %d "
+                 "seats)", seats);
+        return -1;
+    }
     arena_mm_default(&L->mm);
     L->mm.seats = seats;
     L->mm.per_bot = L->o->per_bot;
@@ -509,6 +639,8 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
     arena_lfit_free(L.lfit);
     free(L.bots);
     free(L.label);
+    free(L.trials);
+    free(L.passed);
     free(L.fl);
     return rc;
 }

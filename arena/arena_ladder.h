@@ -11,7 +11,9 @@
  * - each bot's forfeits in a row: at `max_forfeits` the bot is disabled,
  *   with the reason and the last match named;
  * - the Bradley-Terry fit, refreshed every `fit_every` matches or
- *   `fit_seconds` and stored as the ladder's rating history.
+ *   `fit_seconds` and stored as the ladder's rating history;
+ * - with a gate (arena_ladder_gate.h), each new version on trial: it
+ *   plays only its previous version until its SPRT decides.
  *
  * Stopping (run->stop set by a signal): no new match is planned; the
  * running ones have `grace_s` to finish and be stored; the rest are
@@ -24,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena_db.h"
+#include "arena_ladder_gate.h"
 #include "arena_tourney.h"
 
 /* What a run cost, for `arena bench --ladder`: the ladder's own time is
@@ -47,6 +50,7 @@ typedef struct arena_ladder_opts {
     double  reload_s;             /* the bots table is read again this often */
     double  log_s;                /* not on a terminal: a progress line this often */
     int64_t matches;              /* plan this many matches in this run, then stop; 0: no end */
+    arena_gate_opts gate;         /* new versions on trial first (2 seats only) */
     arena_ladder_stats *stats;    /* NULL, or filled when the run ends */
 } arena_ladder_opts;
 

@@ -13,29 +13,49 @@ static double score_of(const arena_match *m, int64_t a)
 }
 
 /* Plan order: a seed pair's two games side by side, whatever order the
- * workers finished them in. */
+ * workers finished them in. A tournament's or a ladder's plan: each
+ * numbers its games from 0. */
 static int by_plan(const void *x, const void *y)
 {
     const arena_match *a = x, *b = y;
     if (a->tournament_id != b->tournament_id)
         return a->tournament_id < b->tournament_id ? -1 : 1;
+    if (a->ladder_id != b->ladder_id)
+        return a->ladder_id < b->ladder_id ? -1 : 1;
     if (a->game_index != b->game_index)
         return a->game_index < b->game_index ? -1 : 1;
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
-               const rt_sprt_params *p, FILE *out, char *err, size_t size)
+/* Whether x and y (next in plan order) are one seed pair: games 2k and
+ * 2k+1 of one tournament's or ladder's plan, on one seed. */
+static int one_pair(const arena_match *x, const arena_match *y)
+{
+    return y && (x->tournament_id || x->ladder_id) && x->tournament_id == y->tournament_id &&
+           x->ladder_id == y->ladder_id && x->game_index / 2 == y->game_index / 2 &&
+           x->game_index != y->game_index && x->seed == y->seed;
+}
+
+static void count(arena_sprt_tally *t, const arena_match *m, double s)
+{
+    t->w += s == 1.0, t->d += s > 0.0 && s < 1.0, t->l += s == 0.0;
+    t->last_ms = m->finished_ms > t->last_ms ? m->finished_ms : t->last_ms;
+}
+
+/* A's games against B that f selects, in plan order. Count, or -1 with err. */
+static int games_between(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
+                         arena_match **out, char *err, size_t size)
 {
     arena_match_filter two = {0};
     if (f)
         two = *f;
     two.seats = 2;
+    two.bot_id = a;
     arena_match *list;
     int n = arena_db_match_list(db, &two, &list), m = 0;
     if (n < 0) {
         snprintf(err, size, "cannot read the matches");
-        return -2;
+        return -1;
     }
     for (int k = 0; k < n; k++)         /* keep A against B only */
         if ((list[k].bot[0] == a && list[k].bot[1] == b) ||
@@ -44,51 +64,76 @@ int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
                 snprintf(err, size, "the two bots played %s and %s: choose a game",
                          list[0].game, list[k].game);
                 free(list);
-                return -2;
+                return -1;
             }
             list[m++] = list[k];
         }
     qsort(list, (size_t)m, sizeof *list, by_plan);
-    long w = 0, d = 0, l = 0, penta[5] = { 0 }, pairs = 0;
+    *out = list;
+    return m;
+}
+
+int arena_sprt_tally_of(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
+                        const rt_sprt_params *p, int first_verdict, arena_sprt_tally *t,
+                        char *err, size_t size)
+{
+    memset(t, 0, sizeof *t);
+    long none[5] = { 0 };
+    if (rt_sprt_pentanomial(p, none, &t->r) != RT_OK) {
+        snprintf(err, size, "bad SPRT bounds: need elo0 < elo1 and 0 < alpha, beta < 1");
+        return -1;
+    }
+    arena_match *list;
+    int m = games_between(db, a, b, f, &list, err, size);
+    if (m < 0)
+        return -1;
     for (int k = 0; k < m; k++) {
-        double s = score_of(&list[k], a);
-        w += s == 1.0, d += s > 0.0 && s < 1.0, l += s == 0.0;
-        /* A seed pair is games 2k and 2k+1 of one tournament's plan. */
         const arena_match *x = &list[k], *y = k + 1 < m ? &list[k + 1] : NULL;
-        if (y && x->tournament_id && x->tournament_id == y->tournament_id &&
-            x->game_index / 2 == y->game_index / 2 && x->game_index != y->game_index &&
-            x->seed == y->seed) {
-            double t = score_of(y, a);
-            w += t == 1.0, d += t > 0.0 && t < 1.0, l += t == 0.0;
-            penta[(int)((s + t) * 2 + 0.5)]++;
-            pairs++;
-            k++;
-        }
+        double s = score_of(x, a);
+        count(t, x, s);
+        if (!one_pair(x, y))
+            continue;
+        double u = score_of(y, a);
+        count(t, y, u);
+        t->penta[(int)((s + u) * 2 + 0.5)]++;
+        t->pairs++;
+        k++;
+        if (first_verdict && rt_sprt_pentanomial(p, t->penta, &t->r) == RT_OK &&
+            t->r.verdict != RT_SPRT_CONTINUE)
+            break;
     }
     free(list);
-    if (w + d + l == 0) {
+    if (t->pairs)
+        rt_sprt_pentanomial(p, t->penta, &t->r);
+    else if (t->w + t->d + t->l)
+        rt_sprt_trinomial(p, t->w, t->d, t->l, &t->r);
+    return 0;
+}
+
+int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
+               const rt_sprt_params *p, FILE *out, char *err, size_t size)
+{
+    arena_sprt_tally t;
+    if (arena_sprt_tally_of(db, a, b, f, p, 0, &t, err, size) < 0)
+        return -2;
+    if (t.w + t.d + t.l == 0) {
         snprintf(err, size, "the two bots have not played each other yet");
         return -2;
     }
-    rt_sprt_result r;
-    int rc = pairs ? rt_sprt_pentanomial(p, penta, &r) : rt_sprt_trinomial(p, w, d, l, &r);
-    if (rc != RT_OK) {
-        snprintf(err, size, "bad SPRT bounds: need elo0 < elo1 and 0 < alpha, beta < 1");
-        return -2;
-    }
+    long w = t.w, d = t.d, l = t.l;
     fprintf(out, "H0: elo < %g   H1: elo > %g   alpha %g   beta %g\n", p->elo0, p->elo1, p->alpha,
             p->beta);
     fprintf(out, "games %ld   w-d-l %ld-%ld-%ld   score %.1f%%   Elo %+.1f\n", w + d + l, w, d,
             l, 100.0 * (w + 0.5 * d) / (w + d + l),
             rt_elo_from_score((w + 0.5 * d) / (w + d + l)));
-    if (pairs)
-        fprintf(out, "pairs %ld   pentanomial 0-0.5-1-1.5-2: %ld %ld %ld %ld %ld\n", pairs,
-                penta[0], penta[1], penta[2], penta[3], penta[4]);
+    if (t.pairs)
+        fprintf(out, "pairs %ld   pentanomial 0-0.5-1-1.5-2: %ld %ld %ld %ld %ld\n", t.pairs,
+                t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]);
     else
         fprintf(out, "no complete seed pairs: single games (trinomial)\n");
-    fprintf(out, "LLR %.3f   bounds [%.3f, %.3f]   %s\n", r.llr, r.lower, r.upper,
-            r.verdict == RT_SPRT_ACCEPT_H1 ? "H1 accepted: the first bot is stronger"
-            : r.verdict == RT_SPRT_ACCEPT_H0 ? "H0 accepted: not stronger by that much"
-                                             : "continue: play more games");
-    return r.verdict;
+    fprintf(out, "LLR %.3f   bounds [%.3f, %.3f]   %s\n", t.r.llr, t.r.lower, t.r.upper,
+            t.r.verdict == RT_SPRT_ACCEPT_H1 ? "H1 accepted: the first bot is stronger"
+            : t.r.verdict == RT_SPRT_ACCEPT_H0 ? "H0 accepted: not stronger by that much"
+                                               : "continue: play more games");
+    return t.r.verdict;
 }

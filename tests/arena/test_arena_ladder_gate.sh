@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# test_arena_ladder_gate.sh - `arena ladder --gate sprt` end to end with real
+# bots and the real referee: a greedy bot registered as a new version of a
+# random bot plays only that version until its SPRT accepts H1, then joins;
+# a random bot registered as a new version of a greedy bot fails and is
+# disabled with the reason; a ladder stopped mid-trial goes on with the
+# trial's games counted; `bot enable` overrules a failed gate; a cap
+# disables an undecided version; bad flags are one line and exit 2.
+# Bounded: every run has --matches and a timeout.
+#
+# usage: test_arena_ladder_gate.sh ARENA RANDOM GREEDY SQL
+set -euo pipefail
+[ $# -eq 4 ] || { echo "usage: $0 ARENA RANDOM GREEDY SQL" >&2; exit 2; }
+arena=$(readlink -f "$1") random=$(readlink -f "$2") greedy=$(readlink -f "$3")
+sqltool=$(readlink -f "$4")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-gate.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; [ -f "$tmp/log" ] && tail -20 "$tmp/log" >&2; exit 1; }
+db=$tmp/arena.db
+A() { "$arena" --db "$db" "$@"; }
+sql() { "$sqltool" "$db" "$1"; }
+# --memory-mb 0: sanitizer builds of the bots need the address space.
+flags=(--gate sprt --gate-elo1 200 --concurrency 2 --move-ms 200 --bank-ms 2000
+       --memory-mb 0 --reload 0.2 --log-seconds 1 --fit-every 10)
+ladder() { timeout 200 "$arena" --db "$db" ladder "${flags[@]}" "$@" 2>>"$tmp/log"; }
+json() { A bot list --format json >"$tmp/bots.json"; python3 - "$tmp/bots.json" "$@"; }
+# The opponents of bot $1 (id) in ladder matches, one a line, in plan order.
+opponents() {
+  sql "SELECT o.bot_id FROM match_seats s JOIN matches m ON m.id = s.match_id
+       JOIN match_seats o ON o.match_id = m.id AND o.bot_id != s.bot_id
+       WHERE s.bot_id = $1 AND m.ladder_id IS NOT NULL ORDER BY m.ladder_id, m.game_index"
+}
+id_of() { sql "SELECT id FROM bots WHERE name = '$1' AND version = '$2'"; }
+
+A bot add x --cmd "$random" --version 1 >/dev/null
+A bot add other --cmd "$random" >/dev/null
+A bot add x --cmd "$greedy" --version 2 >/dev/null
+x1=$(id_of x 1) x2=$(id_of x 2)
+
+# 1. Stopped mid-trial: 4 matches, the trial's pair first.
+ladder --name pass --matches 4 || fail "first run: exit $?"
+grep -q "x@2 is on trial: it plays x@1 until its SPRT decides" "$tmp/log" || fail "no trial line"
+json <<'PY' || fail "mid-trial bot list: $(cat "$tmp/bots.json")"
+import json, sys
+b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["x@2"]
+assert b["status"] == "trial" and b["reason"].startswith("on trial: SPRT gate against x@1 in ladder pass"), b
+PY
+before=$(opponents "$x2" | wc -l)
+[ "$before" -ge 2 ] || fail "x@2 played $before trial games in the first run"
+
+# 2. The same command goes on: the trial's games counted, H1, it joins.
+: >"$tmp/log"
+ladder --name pass --matches 40 || fail "second run: exit $?"
+grep -q "x@2 is on trial: .* $before games so far" "$tmp/log" || fail "trial not resumed"
+grep -q "x@2 passed its SPRT gate against x@1 in ladder pass: LLR .*: it joins the ladder" \
+  "$tmp/log" || fail "no pass line"
+grep -q "x@2 plays" "$tmp/log" || fail "x@2 did not join"
+pairs=$(json <<'PY'
+import json, re, sys
+b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["x@2"]
+assert b["status"] in ("active", "provisional"), b
+print(re.search(r"passed its SPRT gate against x@1 in ladder pass: LLR [0-9.]+ >= [0-9.]+ after (\d+) pairs", b["reason"]).group(1))
+PY
+) || fail "passed bot list: $(cat "$tmp/bots.json")"
+# Its first 2*pairs games were all against x@1; it played the ladder after.
+[ "$(opponents "$x2" | head -n $((2 * pairs)) | sort -u)" = "$x1" ] ||
+  fail "x@2 met someone else on trial"
+[ "$(opponents "$x2" | wc -l)" -ge $((before + 2)) ] || fail "no games after the restart"
+ladder_ok=$(A check 2>&1) || fail "arena check: $ladder_ok"
+
+# 3. A weaker new version fails and is disabled with the reason.
+A bot add g --cmd "$greedy" --version 1 >/dev/null
+A bot add g --cmd "$random" --version 2 >/dev/null
+g1=$(id_of g 1) g2=$(id_of g 2)
+: >"$tmp/log"
+ladder --name fail --matches 30 || fail "failing run: exit $?"
+grep -q "g@2 disabled: failed its SPRT gate against g@1: LLR -" "$tmp/log" || fail "no fail line"
+json <<'PY' || fail "failed bot list: $(cat "$tmp/bots.json")"
+import json, sys
+b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["g@2"]
+assert b["status"] == "disabled" and b["reason"].startswith("failed its SPRT gate against g@1: LLR -"), b
+PY
+[ "$(opponents "$g2" | sort -u)" = "$g1" ] || fail "g@2 met someone other than g@1"
+n=$(opponents "$g2" | wc -l)
+# Run again: the verdict stands (it stays out); enabled by hand, it plays.
+ladder --name fail --matches 6 || fail "rerun: exit $?"
+[ "$(opponents "$g2" | wc -l)" = "$n" ] || fail "a disabled version played"
+A bot enable g@2 >/dev/null
+: >"$tmp/log"
+ladder --name fail --matches 12 || fail "enabled run: exit $?"
+grep -q "g@2 let in by hand after its SPRT gate against g@1" "$tmp/log" || fail "not let in"
+[ "$(opponents "$g2" | wc -l)" -gt "$n" ] || fail "the enabled version did not play"
+
+# 4. The cap: undecided after 4 games, disabled as inconclusive.
+A bot add c --cmd "$random" --version 1 >/dev/null
+A bot add c --cmd "$random" --version 2 >/dev/null
+: >"$tmp/log"
+ladder --name cap --matches 12 --gate-max-games 4 || fail "capped run: exit $?"
+json <<'PY' || fail "capped bot list: $(cat "$tmp/bots.json")"
+import json, sys
+b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["c@2"]
+assert b["status"] == "disabled", b
+assert b["reason"].startswith("its SPRT gate against c@1 was inconclusive after 4 games"), b
+PY
+
+# 5. Bad flags: one line, exit 2.
+for args in "--gate elo" "--gate sprt --gate-elo0 5 --gate-elo1 1" "--gate sprt --gate-max-games 1"; do
+  err=$(A ladder $args --matches 2 2>&1 >/dev/null) && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] || fail "ladder $args: exit $rc"
+  [ "$(echo "$err" | wc -l)" -eq 1 ] || fail "ladder $args: '$err'"
+done
+echo "1 passed, 0 failed"
