@@ -7,11 +7,12 @@
 #      starting with # are comments.
 #   2. Runs `arena ARGS` (a compose `command:` or a pod's `args:`), or
 #      `arena $ARENA_COMMAND` when no arguments are given (the image sets a
-#      default; the Kubernetes ConfigMap sets its own): a tournament today,
-#      a ladder or the web later.
+#      default; the Kubernetes ConfigMap sets its own): a ladder or a
+#      tournament.
 #   3. With ARENA_KEEP_RUNNING=1, stays up after a command that ends (a
 #      tournament), so that an orchestrator does not run it again and the
-#      database stays reachable (kubectl exec ... arena standings).
+#      database stays reachable (kubectl exec ... arena standings). A stop
+#      meanwhile ends it as soon as arena has ended (a ladder's --grace).
 # The database is /data/arena.db (the working directory is /data).
 set -eu
 bots=${ARENA_BOTS:-/etc/arena/bots}
@@ -34,7 +35,13 @@ fi
 if [ "${ARENA_KEEP_RUNNING:-0}" != 1 ]; then
     exec arena "$@"
 fi
+# A stop (SIGTERM) while the command runs reaches arena too (tini -g signals
+# the group): wait for it to finish its grace, then end with its status.
 status=0
-arena "$@" || status=$?
+arena "$@" &
+pid=$!
+trap 'wait "$pid"; exit $?' TERM INT
+wait "$pid" || status=$?
+trap - TERM INT
 echo "arena-coordinator: arena $* ended (status $status); staying up (ARENA_KEEP_RUNNING=1)"
 exec sleep infinity

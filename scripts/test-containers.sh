@@ -14,12 +14,19 @@
 #    memory hog and a fork bomb lose to their limits in a worker container.
 #    The live WAL database is backed up with SQLite's online backup, and
 #    the copy checked.
-# 3. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod with
-#    its PersistentVolumeClaim, workers as a Deployment of 2 replicas; a
-#    tournament is played to the end. (kube play has no Services: workers
-#    are pointed at the arena pod's name instead of the Service's.)
-# --short (what scripts/test.sh runs) plays 2 games per pairing; --full
-# (the default) plays 4, and scales the kube workers to 3 replicas.
+#    The web answers its API over the compose network.
+# 3. curve: an arena with --curve-key and --curve-workers, three worker
+#    containers: one with a listed key plays every match, one with an
+#    unlisted key (told it is refused) and one without keys play none.
+# 4. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod (the
+#    ladder and the web) with its PersistentVolumeClaim, workers as a
+#    Deployment of 2 replicas. The ladder plays; the web answers over the
+#    pod network; on a stop the ladder ends cleanly within its grace (exit
+#    0, database checked). (kube play has no Services: workers are pointed
+#    at the arena pod's name instead of the Service's.)
+# --short (what scripts/test.sh runs) plays 2 games per pairing and waits
+# for 8 ladder matches; --full (the default) plays 4, scales the kube
+# workers to 3 replicas and waits for 24.
 #
 # Every container, pod, volume and network it makes carries a name unique
 # to the run and is removed at exit, whatever happens; the images' tags too
@@ -45,8 +52,8 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/arena-containers.XXXXXX")
 BASE=localhost/debian:bookworm
 ARENA_IMAGE=localhost/arena:$R
 WORKER_IMAGE=localhost/arena-worker:$R
-GAMES=4 KUBE_WORKERS=3
-[ "$mode" = short ] && GAMES=2 KUBE_WORKERS=2
+GAMES=4 KUBE_WORKERS=3 LADDER_MATCHES=24
+[ "$mode" = short ] && GAMES=2 KUBE_WORKERS=2 LADDER_MATCHES=8
 T0=$(date +%s)
 
 step() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
@@ -120,7 +127,10 @@ wait_for() {
   return 1
 }
 stored() { podman exec "$1" arena matches --format csv 2>/dev/null | tail -n +2 | grep -c . || true; }
-finished() { podman logs "$1" 2>&1 | grep -q "^tournament [0-9]* finished"; }
+# Whether container $1 logged a line matching $2. grep reads all of it:
+# with pipefail, `grep -q` stopping early can fail the pipe (SIGPIPE).
+logged() { podman logs "$1" 2>&1 | grep -c -- "$2" >/dev/null; }
+finished() { logged "$1" "^tournament [0-9]* finished"; }
 # The job a worker container is playing: its last job line, if that is the
 # start of one (workers log a job's end before they answer it).
 current() {
@@ -141,6 +151,22 @@ expect_isolated() {       # container, the line's end (a grep pattern)
     fail "$1: $full of $(stored "$1") matches had the sandbox: $(printf '%s\n' "$lines" | sort | uniq -c)"
   echo "   every match: $(printf '%s\n' "$lines" | sort -u)"
 }
+# The web's standings, fetched from inside container $1 at $2: $3 bots,
+# $4 games in all (each game counted by both its bots).
+web_standings() {
+  podman exec "$1" /usr/bin/python3 -c '
+import json, sys, urllib.request
+rows = json.load(urllib.request.urlopen(sys.argv[1], timeout=5))["standings"]
+print(len(rows), sum(r["games"] for r in rows) // 2)' "$2" 2>/dev/null
+}
+expect_web() {            # container, URL, bots, games (0: any)
+  local got
+  wait_for 120 web_standings "$1" "$2" >/dev/null || fail "the web did not answer $2 from $1"
+  got=$(web_standings "$1" "$2")
+  [ "${got% *}" -eq "$3" ] || fail "the web ($2) shows ${got% *} bots, expected $3"
+  [ "$4" -eq 0 ] || [ "${got#* }" -eq "$4" ] || fail "the web ($2) shows ${got#* } games, expected $4"
+  echo "   the web at $2 from $1: $3 bots, ${got#* } games"
+}
 expect_tournament() {     # container, matches expected
   wait_for 600 finished "$1" || fail "$1: the tournament did not finish"
   [ "$(stored "$1")" -eq "$2" ] || fail "$1: $(stored "$1") matches stored, expected $2"
@@ -150,8 +176,14 @@ expect_tournament() {     # container, matches expected
 # ---- compose ------------------------------------------------------------------
 
 step "compose: an arena and two workers over TCP ($GAMES games a pairing, 5 bots)"
-sed -e "s/\"--games\", \"10\"/\"--games\", \"$GAMES\"/" docker/compose.yaml >"$WORK/compose.yaml"
-grep -q "\"--games\", \"$GAMES\"" "$WORK/compose.yaml" || fail "compose.yaml: no --games to set"
+# A tournament instead of the ladder (it ends, with a known number of
+# matches), and no port published on the host (runs may be concurrent).
+sed -e 's/"ladder", "--name", "arena",/"tournament",/' \
+    -e "s/\"--grace\", \"30\"]/\"--games\", \"$GAMES\"]/" \
+    -e '/^    ports:/,/"8080:8080"/d' docker/compose.yaml >"$WORK/compose.yaml"
+grep -q "\"tournament\",.*\"--games\", \"$GAMES\"]" <(tr -d '\n' <"$WORK/compose.yaml") ||
+  fail "compose.yaml: no ladder command to turn into a tournament"
+! grep -q 8080:8080 "$WORK/compose.yaml" || fail "compose.yaml: the web's port is still published"
 compose() {
   ARENA_IMAGE=$ARENA_IMAGE ARENA_WORKER_IMAGE=$WORKER_IMAGE \
     podman-compose -p "$R" -f "$WORK/compose.yaml" "$@" >>"$WORK/compose.log" 2>&1
@@ -186,9 +218,11 @@ podman exec "$arena" arena --db /data/backup.db check >/dev/null || fail "arena 
 expect_tournament "$arena" "$matches"
 expect_isolated "$arena" "$WHOLE"
 # The killed worker logged the job as unfinished, so it never answered it.
-podman logs "$arena" 2>&1 | grep -q "went away; match $((job + 1)) goes to another worker" ||
+logged "$arena" "went away; match $((job + 1)) goes to another worker" ||
   fail "the arena did not hand job $job out again"
 [ "$(played "$w2")" -ge 1 ] || fail "worker 2 played nothing"
+# The web answers its API over the compose network, by its service name.
+expect_web "$w2" "http://web:8080/api/standings" 5 "$matches"
 # The limits hold inside a worker container as on a bare machine: a bot
 # that takes 300 MB loses with `memory` under a 64 MiB limit, one that
 # forks past 8 processes with `processes`.
@@ -205,36 +239,89 @@ podman logs "$arena" 2>&1 | sed -n '/^rank/,$p'
 echo "   worker 1 played $(played "$w1") before it was killed, worker 2 $(played "$w2")"
 compose down -v || { cat "$WORK/compose.log" >&2; fail "podman-compose down"; }
 
+# ---- CURVE ----------------------------------------------------------------------
+
+step "curve: an arena that admits listed worker keys only"
+podman network create "$R-net" >/dev/null
+mkdir -p "$WORK/keys" "$WORK/worker-keys" "$WORK/rogue-keys"
+podman run --rm --entrypoint sh -v "$WORK:/w" "$ARENA_IMAGE" -c '
+  arena keygen /w/keys/arena && arena keygen /w/keys/worker && arena keygen /w/keys/rogue &&
+  cp /w/keys/worker.pub /w/keys/workers.pub &&
+  cp /w/keys/arena.pub /w/worker-keys/arena.pub && cp /w/keys/worker /w/worker-keys/worker.key &&
+  cp /w/keys/arena.pub /w/rogue-keys/arena.pub && cp /w/keys/rogue /w/rogue-keys/worker.key' ||
+  fail "arena keygen in the image"
+printf 'greedy /opt/arena/build/agents/greedy\nrandom /opt/arena/build/agents/random\n' >"$WORK/curve-bots"
+ca=$R-curve-arena
+podman run -d --name "$ca" --network "$R-net" -e ARENA_KEEP_RUNNING=1 \
+  -v "$WORK/keys:/etc/arena/keys:ro" -v "$WORK/curve-bots:/etc/arena/bots:ro" "$ARENA_IMAGE" \
+  tournament --games 4 --listen 'tcp://*:7000' --concurrency 0 \
+  --curve-key /etc/arena/keys/arena --curve-workers /etc/arena/keys/workers.pub >/dev/null
+worker_run() {            # name, keys folder or "" for none
+  podman run -d --name "$1" --network "$R-net" -e "ARENA_CONNECT=tcp://$ca:7000" \
+    --cap-add SYS_ADMIN --security-opt 'unmask=/proc/*' ${2:+-v "$2:/etc/arena/keys:ro"} \
+    "$WORKER_IMAGE" >/dev/null
+}
+# The two that must be refused start first, and are given time to try.
+worker_run "$R-curve-plain" ""
+worker_run "$R-curve-rogue" "$WORK/rogue-keys"
+refused() { logged "$R-curve-rogue" "refused this worker"; }
+wait_for 120 refused || fail "the worker with an unlisted key was not told it was refused"
+sleep 3
+[ "$(stored "$ca")" -eq 0 ] || fail "matches were played before a listed worker came"
+worker_run "$R-curve-worker" "$WORK/worker-keys"
+expect_tournament "$ca" 4
+[ "$(played "$R-curve-worker")" -eq 4 ] || fail "the listed worker played $(played "$R-curve-worker") of 4"
+[ "$(played "$R-curve-plain")" -eq 0 ] || fail "a worker without keys played"
+[ "$(played "$R-curve-rogue")" -eq 0 ] || fail "a worker with an unlisted key played"
+echo "   the listed worker played 4 of 4; without keys: 0, with an unlisted key: 0 ($(podman logs "$R-curve-rogue" 2>&1 | grep -m1 refused))"
+podman rm -f -t 0 "$ca" "$R-curve-plain" "$R-curve-rogue" "$R-curve-worker" >/dev/null
+
 # ---- kube play ----------------------------------------------------------------
 
-step "kube: docker/k8s under podman kube play ($KUBE_WORKERS worker replicas)"
-podman network create "$R-net" >/dev/null
+step "kube: docker/k8s under podman kube play: a ladder, the web, $KUBE_WORKERS worker replicas"
 pod=$R-arena-pod-0
-# Unique names, this run's images, fewer games, the pod's name for the
-# Service's, and the replicas.
+# Unique names, this run's images, the pod's name for the Service's, and
+# the replicas.
 kube_edit() {
   sed -e "s/\(name\|claimName\): arena/\1: $R-arena/g" \
       -e "s|localhost/arena:latest|$ARENA_IMAGE|; s|localhost/arena-worker:latest|$WORKER_IMAGE|" \
-      -e "s/--games 10 /--games $GAMES /" -e "s|tcp://arena:7000|tcp://$pod:7000|" \
+      -e "s|tcp://arena:7000|tcp://$pod:7000|" \
       -e "s/replicas: 2/replicas: $KUBE_WORKERS/" "$1"
 }
 kube_edit docker/k8s/arena.yaml >"$WORK/arena.yaml"
 kube_edit docker/k8s/workers.yaml >"$WORK/workers.yaml"
+grep -q "command: ladder --name arena " "$WORK/arena.yaml" || fail "k8s/arena.yaml: no ladder"
 podman kube play --network "$R-net" "$WORK/arena.yaml" >/dev/null
 podman kube play --network "$R-net" "$WORK/workers.yaml" >/dev/null
 nworkers=$(podman pod ls --filter "name=$R-arena-worker-pod" -q | wc -l)
 [ "$nworkers" -eq "$KUBE_WORKERS" ] || fail "$nworkers worker pods, expected $KUBE_WORKERS"
-expect_tournament "$pod-coordinator" $((4 * 3 / 2 * GAMES))
-# podman 4.3's kube play ignores procMount: Unmasked, so bubblewrap cannot
-# mount a /proc there (docker/README.md): control groups and uid only.
-expect_isolated "$pod-coordinator" "$CGROUP_UID"
-busy=0
-for c in $(podman ps --filter "name=$R-arena-worker-pod" --format '{{.Names}}'); do
-  [ "$(played "$c")" -ge 1 ] && busy=$((busy + 1))
-done
-echo "   $busy of $KUBE_WORKERS worker pods played matches"
-[ "$busy" -ge 2 ] || fail "fewer than two worker pods played"
-podman exec "$pod-coordinator" arena standings | head -6
+workers=$(podman ps --filter "name=$R-arena-worker-pod" --format '{{.Names}}')
+busy() {
+  local c n=0
+  for c in $workers; do [ "$(played "$c")" -ge 1 ] && n=$((n + 1)); done
+  echo $n
+}
+ladder_goes() { [ "$(stored "$pod-web")" -ge "$LADDER_MATCHES" ] && [ "$(busy)" -ge 2 ]; }
+wait_for 600 ladder_goes ||
+  fail "the ladder stored $(stored "$pod-web") matches (expected $LADDER_MATCHES), $(busy) worker pods played"
+echo "   $(busy) of $KUBE_WORKERS worker pods played"
+# The web beside the coordinator answers over the pod network.
+expect_web "${workers%%$'\n'*}" "http://$pod:8080/api/standings?ladder=arena" 4 0
+# A stop: the ladder finishes or stores what runs within its grace and
+# exits 0, well inside the pod's grace period.
+t=$(date +%s)
+podman stop -t 60 "$pod-coordinator" >/dev/null
+stop_s=$(( $(date +%s) - t ))
+code=$(podman inspect --format '{{.State.ExitCode}}' "$pod-coordinator")
+[ "$code" -eq 0 ] || fail "the ladder exited with status $code on a stop"
+podman logs "$pod-coordinator" 2>&1 | grep "^arena: ladder arena: stopped: " | tail -n 1 ||
+  fail "the ladder did not say it stopped"
+[ "$stop_s" -lt 45 ] || fail "the ladder took $stop_s s to stop"
+echo "   stopped in $stop_s s (exit 0)"
+podman exec "$pod-web" arena check >/dev/null || fail "arena check after the ladder's stop"
+# podman 4.3 kube play ignores procMount: Unmasked (docker/README.md).
+expect_isolated "$pod-web" "$CGROUP_UID"
+podman exec "$pod-web" arena standings --ladder arena | head -6
 podman kube down "$WORK/workers.yaml" >/dev/null
 podman kube down "$WORK/arena.yaml" >/dev/null
 echo "test-containers: all passed ($mode)"
