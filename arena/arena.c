@@ -543,14 +543,15 @@ static int cmd_sprt(int argc, char **argv)
 {
     if (ac_help(argc, argv) || argc < 2) {
         puts("usage: arena sprt BOT_A BOT_B [--elo0 E] [--elo1 E] [--alpha A] [--beta B]\n"
-             "                  [--tournament ID]\n"
+             "                  [--tournament ID] [--seats N]\n"
              "Tests H1 \"A is stronger than B by elo1\" against H0 \"by elo0\" (default 0 and 10,\n"
              "alpha = beta = 0.05) over their stored games, counting seed pairs as units.\n"
+             "--seats 4: over the team games where A's team opposes B's (default 2 players).\n"
              "Exit 0: H1 accepted, 1: H0 accepted, 3: keep playing.");
         return argc < 2 && !ac_help(argc, argv) ? 2 : 0;
     }
     rt_sprt_params p = ARENA_SPRT_DEFAULTS;
-    int64_t tid = 0;
+    int64_t tid = 0, seats = 2;
     for (int i = 2; i < argc; i++) {
         const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         double *dst = !strcmp(f, "--elo0") ? &p.elo0 : !strcmp(f, "--elo1") ? &p.elo1
@@ -563,6 +564,9 @@ static int cmd_sprt(int argc, char **argv)
         } else if (!strcmp(f, "--tournament")) {
             if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
                 return ac_fail("--tournament wants a tournament number, not '%s'", val);
+        } else if (!strcmp(f, "--seats")) {
+            if (kv_i64(val, 2, ARENA_MAX_SEATS, &seats) < 0)
+                return ac_fail("--seats wants 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
         } else {
             return ac_fail("unknown option '%s' (see arena sprt --help)", f);
         }
@@ -581,7 +585,7 @@ static int cmd_sprt(int argc, char **argv)
     else if (a.id == b.id)
         rc = ac_fail("a bot cannot be tested against itself");
     else {
-        arena_match_filter f = { .tournament_id = tid };
+        arena_match_filter f = { .tournament_id = tid, .seats = (int)seats };
         int v = arena_sprt(db, a.id, b.id, &f, &p, stdout, err, sizeof err);
         rc = v == -2 ? ac_fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
     }

@@ -1,15 +1,36 @@
 /*
  * arena_sprt.c - the SPRT over stored matches between two bots.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena_sprt.h"
 
-/* A's score in match m (which A and B both play). */
+/* The seat bot plays in m, or -1. */
+static int seat_of(const arena_match *m, int64_t bot)
+{
+    for (int s = 0; s < m->seats; s++)
+        if (m->bot[s] == bot)
+            return s;
+    return -1;
+}
+
+/* Whether A and B play in m on opposite teams: in a team game each of
+ * them may have a partner, and the rotation of partners over a team
+ * tournament gives A's and B's teams the same partners on average. */
+static int opposed(const arena_match *m, int64_t a, int64_t b)
+{
+    int sa = seat_of(m, a), sb = seat_of(m, b);
+    return sa >= 0 && sb >= 0 && m->team[sa] != m->team[sb];
+}
+
+/* A's score in match m (A's team's, where A and B are opposed). */
 static double score_of(const arena_match *m, int64_t a)
 {
-    return m->bot[0] == a ? m->score[0] : m->score[1];
+    int s = seat_of(m, a);
+    assert(s >= 0);
+    return m->score[s];
 }
 
 /* Plan order: a seed pair's two games side by side, whatever order the
@@ -49,7 +70,8 @@ static int games_between(arena_db *db, int64_t a, int64_t b, const arena_match_f
     arena_match_filter two = {0};
     if (f)
         two = *f;
-    two.seats = 2;
+    if (!two.seats)
+        two.seats = 2;
     two.bot_id = a;
     arena_match *list;
     int n = arena_db_match_list(db, &two, &list), m = 0;
@@ -58,8 +80,7 @@ static int games_between(arena_db *db, int64_t a, int64_t b, const arena_match_f
         return -1;
     }
     for (int k = 0; k < n; k++)         /* keep A against B only */
-        if ((list[k].bot[0] == a && list[k].bot[1] == b) ||
-            (list[k].bot[0] == b && list[k].bot[1] == a)) {
+        if (opposed(&list[k], a, b)) {
             if (m > 0 && strcmp(list[k].game, list[0].game) != 0) {
                 snprintf(err, size, "the two bots played %s and %s: choose a game",
                          list[0].game, list[k].game);

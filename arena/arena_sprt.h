@@ -28,8 +28,10 @@ typedef struct arena_sprt_tally {
     rt_sprt_result r;             /* LLR, bounds, verdict */
 } arena_sprt_tally;
 
-/* A's record against B over the 2-player matches `f` selects (NULL: all),
- * which must be of one game, in the order they were planned. With
+/* A's record against B over the matches `f` selects (NULL: all), which
+ * must be of one game: 2-player matches, or with f->seats set, games of
+ * that many seats where A's team opposes B's (A's score is its team's),
+ * in the order they were planned. With
  * `first_verdict` set, the count stops at the first complete seed pair
  * after which the test decides (a sequential test's verdict stands
  * whatever is played after it); else every game counts. No game yet:

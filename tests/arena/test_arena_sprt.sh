@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `arena sprt`: fishtest's test on stored seed pairs. Greedy against random
 # must accept "stronger by 200 Elo" and the reverse must reject it; pairs
-# are counted as units; bad input is one clear line and exit 2.
+# are counted as units; bad input is one clear line and exit 2. With
+# --seats 4 it counts the team games where the two bots are opposed, and
+# only those; the 2-player test never sees them.
 # Usage: test_arena_sprt.sh ARENA RANDOM GREEDY
 set -euo pipefail
 arena=$1 random=$2 greedy=$3
@@ -24,7 +26,19 @@ out=$(A sprt greedy random --elo0 0 --elo1 200) && rc=0 || rc=$?
 A sprt random greedy --elo0 0 --elo1 200 >/dev/null && rc=0 || rc=$?
 [ "$rc" -eq 1 ] || fail "random vs greedy: exit $rc, H0 expected"
 
-for args in "greedy nobody" "greedy greedy" "greedy idle" "greedy random --elo0 5 --elo1 1" \
+# Team games: greedy opposes random in 2 of every 3 splits of 4 bots.
+A bot add greedy2 --cmd "$greedy" >/dev/null
+A tournament --format teams --players 4 --games 8 --concurrency 2 --quiet --memory-mb 0 \
+  greedy random greedy2 idle
+out=$(A sprt greedy random --elo0 0 --elo1 200) && rc=0 || rc=$?
+[[ "$out" == *"games 40 "* && "$out" == *"pairs 20"* ]] || fail "2 players mixed with 4: $out"
+out=$(A sprt greedy random --seats 4 --elo0 0 --elo1 200) && rc=0 || rc=$?
+[[ "$out" == *"games 16 "* && "$out" == *"pairs 8"* ]] || fail "8 seed pairs opposed: $out"
+[ "$rc" -ne 1 ] && [ "$rc" -ne 2 ] || fail "greedy's team vs random's: exit $rc: $out"
+out=$(A sprt greedy greedy2 --seats 4) && rc=0 || rc=$?
+[[ "$out" == *"games 16 "* ]] || fail "greedy vs greedy2 in team games: $out"
+
+for args in "greedy random --seats 9" "greedy random --seats 3" "greedy nobody" "greedy greedy" "greedy idle" "greedy random --elo0 5 --elo1 1" \
             "greedy random --alpha x" "greedy random --bogus 1"; do
   err=$(A sprt $args 2>&1 >/dev/null) && rc=0 || rc=$?
   [ "$rc" -eq 2 ] || fail "sprt $args: exit $rc"
