@@ -120,6 +120,50 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     return ref_record_add(r, &d);
 }
 
+/* One "KEY VALUE" line of a record (after its first) into r: 0, or 1 when
+ * the key is unknown or its value unreadable. */
+static int parse_field(ref_record *r, const game_api **g, const char *key, char *rest,
+                       int *have_hash)
+{
+    int bad = 0;
+    if (!strcmp(key, "game")) {
+        snprintf(r->game, sizeof r->game, "%s", rest);
+        bad = !(*g = game_find(rest));
+    } else if (!strcmp(key, "options")) {
+        snprintf(r->options, sizeof r->options, "%s", rest);
+    } else if (!strcmp(key, "seed")) {
+        bad = kv_u64(rest, &r->seed) < 0;
+    } else if (!strcmp(key, "isolation")) {
+        snprintf(r->isolation, sizeof r->isolation, "%s", rest);
+    } else if (!strcmp(key, "clock")) {
+        snprintf(r->clock, sizeof r->clock, "%s", rest);
+    } else if (!strcmp(key, "bot")) {
+        bad = parse_bot(r, rest);
+    } else if (!strcmp(key, "decision")) {
+        bad = parse_decision(r, *g, rest);
+    } else if (!strcmp(key, "result")) {
+        char *save = NULL, *tok = strtok_r(rest, " ", &save);
+        for (int i = 0; i < r->seats; i++, tok = strtok_r(NULL, " ", &save)) {
+            if (!tok || kv_f64(tok, 0, 1, &r->score[i]) < 0)
+                bad = 1;
+        }
+    } else if (!strcmp(key, "reason")) {
+        snprintf(r->reason, sizeof r->reason, "%s", rest);
+    } else if (!strcmp(key, "culprit")) {
+        int64_t c = -1;
+        bad = strcmp(rest, "-") && kv_i64(rest, 0, r->seats - 1, &c) < 0;
+        r->culprit = (int)c;
+    } else if (!strcmp(key, "detail")) {
+        snprintf(r->detail, sizeof r->detail, "%s", rest);
+    } else if (!strcmp(key, "hash")) {
+        bad = kv_x64(rest, &r->hash) < 0;
+        *have_hash = 1;
+    } else {
+        bad = 1;
+    }
+    return bad;
+}
+
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
 {
     char line[1024];
@@ -145,44 +189,8 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
             *rest++ = 0;
         else
             rest = line + len;
-        int bad = 0;
-        if (said == 1) {
-            bad = strcmp(line, "arena-record") || strcmp(rest, "1");
-        } else if (!strcmp(line, "game")) {
-            snprintf(r->game, sizeof r->game, "%s", rest);
-            bad = !(*g = game_find(rest));
-        } else if (!strcmp(line, "options")) {
-            snprintf(r->options, sizeof r->options, "%s", rest);
-        } else if (!strcmp(line, "seed")) {
-            bad = kv_u64(rest, &r->seed) < 0;
-        } else if (!strcmp(line, "isolation")) {
-            snprintf(r->isolation, sizeof r->isolation, "%s", rest);
-        } else if (!strcmp(line, "clock")) {
-            snprintf(r->clock, sizeof r->clock, "%s", rest);
-        } else if (!strcmp(line, "bot")) {
-            bad = parse_bot(r, rest);
-        } else if (!strcmp(line, "decision")) {
-            bad = parse_decision(r, *g, rest);
-        } else if (!strcmp(line, "result")) {
-            char *save = NULL, *tok = strtok_r(rest, " ", &save);
-            for (int i = 0; i < r->seats; i++, tok = strtok_r(NULL, " ", &save)) {
-                if (!tok || kv_f64(tok, 0, 1, &r->score[i]) < 0)
-                    bad = 1;
-            }
-        } else if (!strcmp(line, "reason")) {
-            snprintf(r->reason, sizeof r->reason, "%s", rest);
-        } else if (!strcmp(line, "culprit")) {
-            int64_t c = -1;
-            bad = strcmp(rest, "-") && kv_i64(rest, 0, r->seats - 1, &c) < 0;
-            r->culprit = (int)c;
-        } else if (!strcmp(line, "detail")) {
-            snprintf(r->detail, sizeof r->detail, "%s", rest);
-        } else if (!strcmp(line, "hash")) {
-            bad = kv_x64(rest, &r->hash) < 0;
-            have_hash = 1;
-        } else {
-            bad = 1;
-        }
+        int bad = said == 1 ? strcmp(line, "arena-record") || strcmp(rest, "1")
+                            : parse_field(r, g, line, rest, &have_hash);
         if (bad && said == 1) {
             snprintf(err, size, "not a match record (it begins with '%.40s%s%.20s', not "
                      "'arena-record 1')", line, *rest ? " " : "", rest);
@@ -225,6 +233,94 @@ static int is_forfeit(const char *reason)
     return 0;
 }
 
+/* Plays the record's decisions from the start: each by the seat to move,
+ * each legal there. 0, or -1 with err. */
+static int replay_decisions(const ref_record *r, const game_api *g, void *state,
+                            game_action *legal, char *err, size_t size)
+{
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        const ref_decision *d = &r->decisions[i];
+        char text[128];
+        g->format(d->action, text, sizeof text);
+        if (g->to_move(state) != d->seat) {
+            snprintf(err, size, "decision %zu (%s): seat %d recorded, seat %d to move",
+                     i + 1, text, d->seat, g->to_move(state));
+            return -1;
+        }
+        int n = g->legal(state, legal), found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = legal[k] == d->action;
+        if (!found) {
+            snprintf(err, size, "decision %zu (%s): not legal there", i + 1, text);
+            return -1;
+        }
+        g->apply(state, d->action);
+    }
+    return 0;
+}
+
+/* A forfeit loses for the culprit's team and wins for the others; a
+ * contended decision (ref_match.h) scores nobody. 0, or -1 with err. */
+static int check_forfeit(const ref_record *r, const game_api *g, const void *state, char *err,
+                         size_t size)
+{
+    if (r->culprit < 0 || r->culprit >= r->seats) {
+        snprintf(err, size, "forfeit '%s' without a culprit", r->reason);
+        return -1;
+    }
+    int team = g->team_of(state, r->culprit), none = !strcmp(r->reason, REF_CONTENDED);
+    for (int i = 0; i < r->seats; i++) {
+        double want = none || g->team_of(state, i) == team ? 0 : 1;
+        if (r->score[i] != want) {
+            snprintf(err, size, "seat %d scored %g, the forfeit by seat %d gives %g", i,
+                     r->score[i], r->culprit, want);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The end the record states against the game's own, after its last
+ * decision: reason, culprit, scores and the final hash. 0, or -1 with err. */
+static int check_ending(const ref_record *r, const game_api *g, const void *state, char *err,
+                        size_t size)
+{
+    double score[GAME_MAX_SEATS];
+    char reason[64], detail[256];
+    int over = g->result(state, score, reason, sizeof reason, detail, sizeof detail);
+    if (is_forfeit(r->reason)) {
+        if (over) {
+            snprintf(err, size, "the game ended by %s before the recorded forfeit", reason);
+            return -1;
+        }
+        if (check_forfeit(r, g, state, err, size) < 0)
+            return -1;
+    } else {
+        if (!over || strcmp(reason, r->reason)) {
+            snprintf(err, size, "the game %s, the record says it ended by %s",
+                     over ? "ended otherwise" : "is not over", r->reason);
+            return -1;
+        }
+        if (r->culprit != -1) {
+            snprintf(err, size, "the game ended by %s, yet seat %d is named culprit", reason,
+                     r->culprit);
+            return -1;
+        }
+        for (int i = 0; i < r->seats; i++)
+            if (score[i] != r->score[i]) {
+                snprintf(err, size, "seat %d scored %g, the record says %g", i, score[i],
+                         r->score[i]);
+                return -1;
+            }
+    }
+    if (g->hash(state) != r->hash) {
+        snprintf(err, size, "final hash %016" PRIx64 ", the record says %016" PRIx64,
+                 g->hash(state), r->hash);
+        return -1;
+    }
+    return 0;
+}
+
 int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t size)
 {
     game_options *options = game_options_new(g);
@@ -246,69 +342,9 @@ int ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t 
         snprintf(err, size, "record has %d bots, game has %d seats", r->seats, g->seats(state));
         goto out;
     }
-    for (size_t i = 0; i < r->ndecisions; i++) {
-        const ref_decision *d = &r->decisions[i];
-        char text[128];
-        g->format(d->action, text, sizeof text);
-        if (g->to_move(state) != d->seat) {
-            snprintf(err, size, "decision %zu (%s): seat %d recorded, seat %d to move",
-                     i + 1, text, d->seat, g->to_move(state));
-            goto out;
-        }
-        int n = g->legal(state, legal), found = 0;
-        for (int k = 0; k < n && !found; k++)
-            found = legal[k] == d->action;
-        if (!found) {
-            snprintf(err, size, "decision %zu (%s): not legal there", i + 1, text);
-            goto out;
-        }
-        g->apply(state, d->action);
-    }
-    double score[GAME_MAX_SEATS];
-    char reason[64], detail[256];
-    int over = g->result(state, score, reason, sizeof reason, detail, sizeof detail);
-    if (!is_forfeit(r->reason)) {
-        if (!over || strcmp(reason, r->reason)) {
-            snprintf(err, size, "the game %s, the record says it ended by %s",
-                     over ? "ended otherwise" : "is not over", r->reason);
-            goto out;
-        }
-        if (r->culprit != -1) {
-            snprintf(err, size, "the game ended by %s, yet seat %d is named culprit", reason,
-                     r->culprit);
-            goto out;
-        }
-        for (int i = 0; i < r->seats; i++)
-            if (score[i] != r->score[i]) {
-                snprintf(err, size, "seat %d scored %g, the record says %g", i, score[i],
-                         r->score[i]);
-                goto out;
-            }
-    } else if (over) {
-        snprintf(err, size, "the game ended by %s before the recorded forfeit", reason);
-        goto out;
-    } else if (r->culprit < 0 || r->culprit >= r->seats) {
-        snprintf(err, size, "forfeit '%s' without a culprit", r->reason);
-        goto out;
-    } else {
-        /* A forfeit loses for the culprit's team and wins for the others;
-         * a contended decision (ref_match.h) scores nobody. */
-        int team = g->team_of(state, r->culprit), none = !strcmp(r->reason, REF_CONTENDED);
-        for (int i = 0; i < r->seats; i++) {
-            double want = none || g->team_of(state, i) == team ? 0 : 1;
-            if (r->score[i] != want) {
-                snprintf(err, size, "seat %d scored %g, the forfeit by seat %d gives %g", i,
-                         r->score[i], r->culprit, want);
-                goto out;
-            }
-        }
-    }
-    if (g->hash(state) != r->hash) {
-        snprintf(err, size, "final hash %016" PRIx64 ", the record says %016" PRIx64,
-                 g->hash(state), r->hash);
-        goto out;
-    }
-    rc = 0;
+    if (replay_decisions(r, g, state, legal, err, size) == 0 &&
+        check_ending(r, g, state, err, size) == 0)
+        rc = 0;
 out:
     game_options_free(options);
     free(state);
