@@ -260,6 +260,19 @@ static const char *const migrations[] = {
     /* 7: a bot version's own environment (issue 11), NAME=VALUE lines
      * (referee/ref_env.h) handed to the bot besides ARENA_*; '' for none. */
     "ALTER TABLE bots ADD COLUMN env TEXT NOT NULL DEFAULT '';",
+
+    /*
+     * 8: matches an arena has handed to its workers and not yet stored, so
+     * that a second arena on the same tournament plays the others; a claim
+     * lapses when its arena stops renewing it (arena_db_claim.c).
+     */
+    "CREATE TABLE match_claims("
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments(id),"
+    "  game_index INTEGER NOT NULL,"
+    "  owner INTEGER NOT NULL,"                       /* a running arena's random id */
+    "  expires_ms INTEGER NOT NULL,"                  /* wall clock */
+    "  PRIMARY KEY (tournament_id, game_index)) WITHOUT ROWID;"
+    "CREATE INDEX match_claims_owner ON match_claims(owner);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

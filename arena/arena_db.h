@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 7
+#define ARENA_DB_SCHEMA 8
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -154,6 +154,26 @@ int  arena_db_tournament_finish(arena_db *db, int64_t id);
 /* game_index values already stored, from `from` on, ascending, at most
  * `limit` of them (0: all); *out malloc'ed. Count or -1. */
 int  arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int **out);
+
+/* ---- claims: arenas sharing a tournament (arena_db_claim.c) -------------- */
+
+/* An arena claims each match before handing it to a worker: 1 claimed (it
+ * is not stored, and no other live arena holds it), 0 not (stored, or
+ * another owner's claim is unexpired), -1 error. A claim lasts until
+ * now_ms + lease_ms unless renewed; an arena that dies stops renewing, and
+ * its matches go to whoever claims them next. */
+int  arena_db_claim(arena_db *db, int64_t tournament_id, int index, int64_t owner,
+                    int64_t now_ms, int64_t lease_ms);
+/* Every claim of `owner` extended to now_ms + lease_ms: 0 or -1. */
+int  arena_db_claims_renew(arena_db *db, int64_t owner, int64_t now_ms, int64_t lease_ms);
+/* The tournament's matches claimed by other owners, unexpired and not
+ * stored: a count, or -1. */
+int  arena_db_claims_others(arena_db *db, int64_t tournament_id, int64_t owner,
+                            int64_t now_ms);
+/* Drops one match's claim (index >= 0: it is stored), every claim of `owner`
+ * (index < 0: it stops), or with owner 0 and index < 0 every claim of the
+ * tournament (it is finished): 0 or -1. */
+int  arena_db_claims_drop(arena_db *db, int64_t tournament_id, int64_t owner, int index);
 
 /* ---- matches ------------------------------------------------------------ */
 

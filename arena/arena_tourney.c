@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 #include "arena_jobs.h"
 #include "arena_plan.h"
@@ -282,18 +283,71 @@ static int cursor_next(plan_cursor *c, arena_db *db, int64_t tid, int *index)
     return 0;
 }
 
-/* Hands out plan games until the window is full or the plan is done. */
+/* ---- sharing a tournament with other arenas ------------------------------ */
+
+/* A claim lasts this long unless its arena renews it, which a live arena
+ * does every RENEW_MS: an arena that dies frees its matches this soon. A
+ * live arena whose claim lapsed anyway (stalled for seconds) costs a match
+ * played twice, never stored twice: the matches' unique index refuses it. */
+#define LEASE_MS 10000
+#define RENEW_MS 2000
+
+typedef struct share {
+    int64_t owner;            /* this arena's claims, random */
+    int64_t renewed_ms;       /* monotonic */
+    int     shared;           /* a claim was refused: another arena is at work */
+    int     waiting;          /* "waiting for ..." was said */
+    int     here;             /* matches this arena stored */
+} share;
+
+static void share_start(share *sh)
+{
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, 0) != sizeof r)
+        r = (uint64_t)getpid() << 32 ^ (uint64_t)clk_mono_us();
+    r &= INT64_MAX;
+    *sh = (share){ .owner = r ? (int64_t)r : 1, .renewed_ms = clk_mono_ms() };
+}
+
+/* The tournament's stored matches, or `fallback` if they cannot be read. */
+static int stored_count(arena_db *db, int64_t tid, int fallback)
+{
+    arena_tournament t;
+    return arena_db_tournament_get(db, tid, &t) == 0 ? t.done : fallback;
+}
+
+/* Renews this arena's claims when due; where another arena shares the
+ * tournament, *done follows what both stored. */
+static void share_tick(share *sh, arena_db *db, int64_t tid, int *done)
+{
+    if (clk_mono_ms() - sh->renewed_ms < RENEW_MS)
+        return;
+    arena_db_claims_renew(db, sh->owner, clk_wall_ms(), LEASE_MS);
+    sh->renewed_ms = clk_mono_ms();
+    if (sh->shared)
+        *done = stored_count(db, tid, *done);
+}
+
+/* Hands out plan games until the window is full or the plan is walked,
+ * claiming each first: a game another arena holds is left to it. */
 static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int seats,
-                const arena_run *run, arena_db *db, int64_t tid, char *err, size_t size)
+                const arena_run *run, arena_db *db, int64_t tid, share *sh, char *err,
+                size_t size)
 {
     int index, got;
     while (arena_pool_pending(pool) < window(run) &&
            (got = cursor_next(c, db, tid, &index)) != 0) {
         arena_game g;
         arena_job job;
-        if (got < 0) {
-            snprintf(err, size, "cannot read the tournament's matches");
+        int claimed = got < 0 ? -1 : arena_db_claim(db, tid, index, sh->owner, clk_wall_ms(),
+                                                    LEASE_MS);
+        if (claimed < 0) {
+            snprintf(err, size, "cannot read or claim the tournament's matches");
             return -1;
+        }
+        if (!claimed) {
+            sh->shared = 1;
+            continue;
         }
         arena_plan_game(spec->format, seats, spec->nbots, spec->seed, index, &g);
         arena_seating seating = seating_of(spec, &g);
@@ -303,6 +357,23 @@ static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int se
             return -1;
         }
     }
+    return 0;
+}
+
+/* Called with nothing in flight and the plan walked: 1 when every match is
+ * stored; 0 when some are another arena's (the cursor starts over, so that
+ * the claims of an arena that died are taken over once they lapse). */
+static int walked(arena_db *db, int64_t tid, plan_cursor *c, share *sh, const arena_run *run,
+                  int *done)
+{
+    *done = stored_count(db, tid, *done);
+    if (*done >= c->total)
+        return 1;
+    if (!run->quiet && !sh->waiting++)
+        fprintf(stderr, "arena: waiting for %d matches another arena is playing\n",
+                arena_db_claims_others(db, tid, sh->owner, clk_wall_ms()));
+    free(c->stored);
+    *c = (plan_cursor){ .total = c->total };
     return 0;
 }
 
@@ -316,7 +387,8 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
     fflush(stdout);
 }
 
-/* One result into the database; 0, or -1 with err. */
+/* One result into the database: 0 stored, 1 stored already (by another
+ * arena, whose claim outlived ours), or -1 with err. */
 static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t tid, int total,
                         const arena_job_result *res, char *err, size_t size)
 {
@@ -330,12 +402,32 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t
     arena_match m;
     char why[512];
     arena_seating seating = seating_of(spec, &g);
-    int ok = arena_match_from_result(res, spec, &seating, &m, why, sizeof why) == 0;
+    int rc = arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
     m.tournament_id = tid;
-    if (!ok || arena_db_match_store(db, &m, why, sizeof why) < 0) {
+    if (rc == 0)
+        rc = arena_db_match_store(db, &m, why, sizeof why);
+    if (rc < 0)
         snprintf(err, size, "match %" PRId64 ": %s", res->id + 1, why);
+    return rc;
+}
+
+/* The tournament is played: it is marked finished, its claims dropped, its
+ * logs pruned, and the arena says who played what. 0 or -1 with err. */
+static int finish(arena_db *db, int64_t tid, const arena_run *run, const share *sh, int ndone,
+                  char *err, size_t size)
+{
+    int done = stored_count(db, tid, ndone + sh->here);
+    arena_db_tournament_finish(db, tid);
+    arena_db_claims_drop(db, tid, 0, -1);
+    if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
         return -1;
-    }
+    if (!run->quiet && done - ndone > sh->here)
+        fprintf(stderr, "arena: %d matches played here, %d by another arena, %d were stored "
+                "before\n", sh->here, done - ndone - sh->here, ndone);
+    else if (!run->quiet && ndone)
+        fprintf(stderr, "arena: %d matches played, %d were stored before\n", done - ndone, ndone);
+    else if (!run->quiet)
+        fprintf(stderr, "arena: %d matches played\n", done);
     return 0;
 }
 
@@ -364,6 +456,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     int ndone = t.done, done = ndone, tty = isatty(2), rc = -1;
     plan_cursor c = { .total = total };
     arena_pool *pool = NULL;
+    share sh;
+    share_start(&sh);
     if (total > ndone) {
         int workers = run->concurrency < total - ndone ? run->concurrency : total - ndone;
         pool = arena_pool_start(workers, run->affinity, run->referee, run->sandbox, &run->remote,
@@ -377,23 +471,26 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 t.id, ndone, total);
     else if (!run->quiet)
         fprintf(stderr, "arena: tournament %" PRId64 ": planning %d matches\n", t.id, total);
-    if (pool) {
-        if (run->remote.listen)
-            fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
-                    arena_pool_listening(pool));
-        if (fill(pool, &c, spec, seats, run, db, t.id, err, size) < 0)
-            goto out;
-    }
+    if (pool && run->remote.listen)
+        fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
+                arena_pool_listening(pool));
     int replays = 0;
     double t0 = clk_mono_s(), last = 0;
-    while (pool && arena_pool_pending(pool) > 0) {
+    while (pool) {
         if (run->stop && *run->stop) {
             snprintf(err, size, "stopped: %d of %d matches stored; run the same command again "
-                     "(or arena tournament --resume) to play the rest", done, total);
+                     "(or arena tournament --resume) to play the rest",
+                     stored_count(db, t.id, done), total);
             goto out;
         }
+        share_tick(&sh, db, t.id, &done);
+        if (fill(pool, &c, spec, seats, run, db, t.id, &sh, err, size) < 0)
+            goto out;
+        if (arena_pool_pending(pool) == 0 && walked(db, t.id, &c, &sh, run, &done))
+            break;
         arena_job_result res;
-        int got = arena_pool_next(pool, &res, 250, err, size);
+        int idle = arena_pool_pending(pool) == 0;    /* waiting on another arena */
+        int got = arena_pool_next(pool, &res, idle ? 1000 : 250, err, size);
         if (got < 0)
             goto out;
         if (!got) {
@@ -412,30 +509,29 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
             continue;
         }
         int stored = store_result(db, spec, seats, t.id, total, &res, err, size);
+        if (stored >= 0)
+            arena_db_claims_drop(db, t.id, sh.owner, (int)res.id);
         arena_job_result_free(&res);
         if (stored < 0)
             goto out;
+        if (stored == 1)
+            continue;         /* another arena's after all: its claim had lapsed */
         done++;
+        sh.here++;
         if (run->keep_logs >= 0 && done % 64 == 0)
             arena_db_logs_prune(db, run->keep_logs, NULL, 0);
         if (!run->quiet)
             progress(db, t.id, done, total, ndone, t0, tty, &last);
-        if (run->rating_interval > 0 && (done - ndone) % run->rating_interval == 0 &&
-            done < total)
+        if (run->rating_interval > 0 && sh.here % run->rating_interval == 0 && done < total)
             standings_now(db, t.id, done, total);
-        if (fill(pool, &c, spec, seats, run, db, t.id, err, size) < 0)
-            goto out;
     }
-    arena_db_tournament_finish(db, t.id);
-    if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
+    if (finish(db, t.id, run, &sh, ndone, err, size) < 0)
         goto out;
-    if (!run->quiet && ndone)
-        fprintf(stderr, "arena: %d matches played, %d were stored before\n", done - ndone, ndone);
-    else if (!run->quiet)
-        fprintf(stderr, "arena: %d matches played\n", done);
     rc = 0;
 out:
     arena_pool_stop(pool);
+    if (pool && rc < 0)
+        arena_db_claims_drop(db, t.id, sh.owner, -1);
     free(c.stored);
     return rc;
 }

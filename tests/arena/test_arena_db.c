@@ -39,7 +39,7 @@ static void test_open_migrate(void **state)
     arena_db_close(db);
 
     assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 10);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 11);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -894,6 +894,55 @@ static void test_interrupted(void **state)
     arena_db_close(db);
 }
 
+/* ---- claims --------------------------------------------------------------- */
+
+/* Two arenas (owners 7 and 8) on one tournament: a match is claimed once; a
+ * renewed claim holds, a lapsed one is taken over; a stored match is never
+ * claimed; drops free one match, an owner's, or the tournament's. */
+static void test_claims(void **state)
+{
+    arena_db *db = open_new("claims");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+    arena_tournament t = tour(4);
+    t.nbots = 2;
+    t.bot[0] = a;
+    t.bot[1] = b;
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+    int64_t now = 1000000;
+    assert_int_equal(arena_db_claim(db, t.id, 0, 7, now, 100), 1);
+    assert_int_equal(arena_db_claim(db, t.id, 0, 8, now + 50, 100), 0);    /* 7's */
+    assert_int_equal(arena_db_claim(db, t.id, 0, 7, now + 50, 100), 1);    /* ours again */
+    assert_int_equal(arena_db_claim(db, t.id, 1, 8, now, 100), 1);
+    assert_int_equal(arena_db_claims_others(db, t.id, 7, now + 60), 1);
+    assert_int_equal(arena_db_claims_others(db, t.id, 8, now + 60), 1);
+
+    /* 7 renews, 8 does not: 8's claim lapses and 7 takes it. */
+    assert_int_equal(arena_db_claims_renew(db, 7, now + 100, 100), 0);
+    assert_int_equal(arena_db_claim(db, t.id, 0, 8, now + 150, 100), 0);
+    assert_int_equal(arena_db_claims_others(db, t.id, 7, now + 201), 0);
+    assert_int_equal(arena_db_claim(db, t.id, 1, 7, now + 201, 100), 1);
+
+    /* A stored match is claimed by nobody, whoever held it. */
+    arena_match m = match2(a, b, 1, 16);
+    m.tournament_id = t.id;
+    m.game_index = 2;
+    store_ok(db, &m);
+    assert_int_equal(arena_db_claim(db, t.id, 2, 7, now, 100), 0);
+
+    /* Drops: one match, an owner's claims, the tournament's. */
+    assert_int_equal(arena_db_claims_renew(db, 7, now + 200, 100), 0);
+    assert_int_equal(arena_db_claim(db, t.id, 3, 8, now + 201, 100), 1);
+    assert_int_equal(arena_db_claims_drop(db, t.id, 8, 0), 0);    /* not 8's: kept */
+    assert_int_equal(arena_db_claim(db, t.id, 0, 8, now + 210, 100), 0);
+    assert_int_equal(arena_db_claims_drop(db, t.id, 7, 0), 0);
+    assert_int_equal(arena_db_claim(db, t.id, 0, 8, now + 210, 100), 1);
+    assert_int_equal(arena_db_claims_drop(db, t.id, 8, -1), 0);
+    assert_int_equal(arena_db_claims_others(db, t.id, 7, now + 210), 0);
+    assert_int_equal(arena_db_claims_drop(db, t.id, 0, -1), 0);
+    assert_int_equal(raw_int(db_path("claims"), "SELECT count(*) FROM match_claims"), 0);
+    arena_db_close(db);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 int main(void)
@@ -912,6 +961,7 @@ int main(void)
         cmocka_unit_test(test_results),
         cmocka_unit_test(test_check_ratings),
         cmocka_unit_test(test_interrupted),
+        cmocka_unit_test(test_claims),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }
