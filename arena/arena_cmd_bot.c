@@ -17,9 +17,12 @@
 
 static const char bot_help[] =
     "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env NAME=VALUE]...\n"
+    "                     [--no-test]\n"
     "           (NAME already registered: --version V adds a new version, rated apart;\n"
     "           the bot's environment is ARENA_*, what --env names and, sandboxed, PATH,\n"
-    "           LANG, HOME and TMPDIR: nothing of the arena's)\n"
+    "           LANG, HOME and TMPDIR: nothing of the arena's; the bot is tried first as\n"
+    "           bot test does, and refused if it cannot play; --no-test registers it untried)\n"
+    "       arena bot test BOT|--cmd CMD    (a short match v the random bot; --help)\n"
     "       arena bot list [--format table|csv|json]\n"
     "       arena bot remove BOT                (its past matches are kept)\n"
     "       arena bot retire BOT [--reason TEXT] (stops playing for good; history kept)\n"
@@ -40,12 +43,17 @@ static int bot_add(int argc, char **argv)
     if (strlen(argv[1]) >= sizeof b.name)
         return ac_fail("bot add: the name is longer than %zu characters", sizeof b.name - 1);
     snprintf(b.name, sizeof b.name, "%s", argv[1]);
+    int test = 1;
     for (int i = 2; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--env") && v) {
             if (ref_env_append(b.env, sizeof b.env, v, err, sizeof err) < 0)
                 return ac_fail("bot add: %s", err);
             i++;
+            continue;
+        }
+        if (!strcmp(argv[i], "--no-test")) {
+            test = 0;
             continue;
         }
         char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
@@ -66,6 +74,13 @@ static int bot_add(int argc, char **argv)
         return ac_fail("bot add: no directory %s", b.cwd);
     if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
+    int tried = test ? ac_bot_check(b.name, b.cmd, b.cwd, stdout, err, sizeof err) : 0;
+    if (tried == 1)
+        return ac_fail("bot add %s: refused: it cannot play (%s); fix it, or register it "
+                       "anyway with --no-test", b.name, err);
+    if (tried)
+        fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
+                b.name);
     arena_db *db = ac_open(1);
     if (!db)
         return 2;
@@ -233,9 +248,11 @@ int ac_bot(int argc, char **argv)
         return bot_add(argc, argv);
     if (!strcmp(argv[0], "list"))
         return bot_list(argc, argv);
+    if (!strcmp(argv[0], "test"))
+        return ac_bot_test(argc, argv);
     if (!strcmp(argv[0], "remove") || !strcmp(argv[0], "retire") ||
         !strcmp(argv[0], "disable") || !strcmp(argv[0], "enable"))
         return bot_change(argc, argv);
-    return ac_fail("unknown bot command '%s' (add, list, remove, retire, disable, enable)",
+    return ac_fail("unknown bot command '%s' (add, test, list, remove, retire, disable, enable)",
                    argv[0]);
 }

@@ -92,6 +92,7 @@ typedef struct match {
     uint32_t next_id;
     uint64_t substitute_rng;
     const char **decision_names;    /* per recorded decision, for updates */
+    int64_t  spawned;           /* control clock when the bots were started */
 } match;
 
 /* The time control's clock (the config's); grace periods and polling
@@ -569,6 +570,8 @@ static void greet(match *m, int i, const msgpack_object *hello)
     s->identity_len = s->last_identity_len;
     s->fd = s->last_fd;
     s->greeted = 1;
+    int64_t took = control_now(m) - m->spawned;
+    r->hello_micros[i] = took < 1 ? 1 : took > UINT32_MAX ? UINT32_MAX : (uint32_t)took;
     m->sb.size = 0;
     ref_msg_welcome(&m->sb, m->g, r->options, i, m->n, m->g->team_of(m->state, i),
                     (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
@@ -1004,6 +1007,7 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
         if (open_seat(&m, i, err, size) < 0)
             goto out;
     ref_proc_init_supervisor();
+    m.spawned = control_now(&m);
     for (int i = 0; i < m.n; i++)
         start_bot(&m, i);
     handshake(&m);

@@ -69,6 +69,8 @@ typedef struct ref_record {
     char     detail[256];
     uint64_t hash;             /* of the final state */
     uint64_t play_micros;      /* wall time of the decisions (not written) */
+    uint32_t hello_micros[GAME_MAX_SEATS];  /* from the bots' start to each seat's
+                                               hello; 0: none came (not written) */
 } ref_record;
 
 void ref_record_init(ref_record *r);

@@ -13,8 +13,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 stored() { A matches --format csv | tail -n +2 | wc -l; }
 
-A bot add r --cmd "$random" >/dev/null
-A bot add g --cmd "$greedy" >/dev/null
+A bot add r --no-test --cmd "$random" >/dev/null
+A bot add g --no-test --cmd "$greedy" >/dev/null
 err=$(A tournament --games 3 r g 2>&1) && fail "odd --games accepted"
 [[ "$err" == *"even number from 2 to 1000000"* ]] || fail "the --games error hides the limit: $err"
 err=$(A tournament --games 1000002 r g 2>&1) && fail "--games over the limit accepted"

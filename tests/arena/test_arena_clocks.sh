@@ -21,7 +21,7 @@ cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')
 setup() {
   db=$tmp/$1.db
   for b in a b c d; do
-    "$arena" --db "$db" bot add "think$b" \
+    "$arena" --db "$db" bot add "think$b" --no-test \
       --cmd "/usr/bin/python3 $repo/tests/arena/think_bot.py 30" >/dev/null
   done
 }

@@ -102,9 +102,9 @@ eq() { [ "$1" == "$2" ] || fail "$3: expected '$2', got '$1'"; }
 
 # The three sample bots, their commands carrying the test's marker.
 add_sample_bots() {
-  ok --db "$DB" bot add greedy --cmd "$GREEDY_BOT --marker=$T"
-  ok --db "$DB" bot add random --cmd "$RANDOM_BOT --marker=$T"
-  ok --db "$DB" bot add random7 --cmd "ARENA_BOT_SEED=7 $RANDOM_BOT --marker=$T"
+  ok --db "$DB" bot add greedy --no-test --cmd "$GREEDY_BOT --marker=$T"
+  ok --db "$DB" bot add random --no-test --cmd "$RANDOM_BOT --marker=$T"
+  ok --db "$DB" bot add random7 --no-test --cmd "ARENA_BOT_SEED=7 $RANDOM_BOT --marker=$T"
 }
 
 bot_id() { sql "SELECT id FROM bots WHERE name = '$1' AND removed_at IS NULL"; }
@@ -271,7 +271,7 @@ test_round_robin() {
 test_gauntlet() {
   new_test gauntlet
   add_sample_bots
-  ok --db "$DB" bot add random9 --cmd "ARENA_BOT_SEED=9 $RANDOM_BOT --marker=$T"
+  ok --db "$DB" bot add random9 --no-test --cmd "ARENA_BOT_SEED=9 $RANDOM_BOT --marker=$T"
   # random first: it is the one that plays everyone.
   ok --db "$DB" tournament --format gauntlet --games 2 --concurrency 2 --quiet \
      random greedy random7 random9
@@ -552,7 +552,7 @@ test_bad_input() {
   expect_error "no database at /nonexistent/x.db" --db /nonexistent/x.db crosstable
   expect_error "no database at $T/missing.db" --db "$T/missing.db" tournament greedy random
   [ ! -e "$T/missing.db" ] || fail "a tournament on a missing database created it"
-  expect_error "/nonexistent/x.db" --db /nonexistent/x.db bot add x --cmd "$GREEDY_BOT"
+  expect_error "/nonexistent/x.db" --db /nonexistent/x.db bot add x --no-test --cmd "$GREEDY_BOT"
   expect_error "even" --db "$DB" tournament --games 3 greedy random
   expect_error "--games" --db "$DB" tournament --games abc greedy random
   expect_error "--games" --db "$DB" tournament --games 0 greedy random
@@ -564,10 +564,10 @@ test_bad_input() {
   expect_error "unknown option '--bogus'" --db "$DB" standings --bogus
   expect_error "setup" --db "$DB" tournament --setup nonsense greedy random
   expect_error "--seed" --db "$DB" tournament --seed -1 greedy random
-  expect_error "/no/such/bot" --db "$DB" bot add x --cmd /no/such/bot
-  expect_error "no_such_command_zz" --db "$DB" bot add x --cmd "no_such_command_zz --flag"
-  expect_error "already registered" --db "$DB" bot add greedy --cmd "$GREEDY_BOT"
-  expect_error "bot name" --db "$DB" bot add "bad name" --cmd "$GREEDY_BOT"
+  expect_error "/no/such/bot" --db "$DB" bot add x --no-test --cmd /no/such/bot
+  expect_error "no_such_command_zz" --db "$DB" bot add x --no-test --cmd "no_such_command_zz --flag"
+  expect_error "already registered" --db "$DB" bot add greedy --no-test --cmd "$GREEDY_BOT"
+  expect_error "bot name" --db "$DB" bot add "bad name" --cmd "$GREEDY_BOT" --no-test
   expect_error "no registered bot named nosuch" --db "$DB" bot remove nosuch
   expect_error "no match 999" --db "$DB" replay 999
   expect_error "no match 999" --db "$DB" rerun 999

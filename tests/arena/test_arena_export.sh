@@ -11,8 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 
-A bot add r1 --cmd "$random" >/dev/null
-A bot add r2 --cmd "ARENA_BOT_SEED=5 $random" >/dev/null
+A bot add r1 --no-test --cmd "$random" >/dev/null
+A bot add r2 --no-test --cmd "ARENA_BOT_SEED=5 $random" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet r1 r2
 
 # 1. Exported to a file and to standard output: the same bytes, which replay.
@@ -50,7 +50,7 @@ err=$(A export 99 2>&1) && fail "a missing match exported"
 
 # 5. A name over 63 characters is refused whole, not cut.
 long=$(printf 'b%.0s' $(seq 64))
-err=$(A bot add "$long" --cmd "$random" 2>&1) && fail "a 64-character name was accepted"
+err=$(A bot add "$long" --no-test --cmd "$random" 2>&1) && fail "a 64-character name was accepted"
 [[ "$err" == *"longer than 63 characters"* ]] || fail "unclear error: $err"
-A bot add "${long:1}" --cmd "$random" >/dev/null || fail "a 63-character name was refused"
+A bot add "${long:1}" --no-test --cmd "$random" >/dev/null || fail "a 63-character name was refused"
 echo "export: records out, blank lines, not a record, --version, long names"

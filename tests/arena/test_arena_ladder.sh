@@ -32,9 +32,9 @@ games_of() {
        JOIN bots b ON b.id = s.bot_id WHERE m.ladder_id IS NOT NULL AND $1"
 }
 
-for b in r1 r2 r3 r4; do A bot add $b --cmd "$random" >/dev/null; done
-for b in g1 g2; do A bot add $b --cmd "$greedy" >/dev/null; done
-A bot add crasher --cmd /bin/false >/dev/null
+for b in r1 r2 r3 r4; do A bot add $b --no-test --cmd "$random" >/dev/null; done
+for b in g1 g2; do A bot add $b --no-test --cmd "$greedy" >/dev/null; done
+A bot add crasher --no-test --cmd /bin/false >/dev/null
 # Short clocks keep the matches quick; the bots re-read every 0.2 s.
 flags=(--name main --concurrency 2 --move-ms 200 --bank-ms 2000 --max-forfeits 3
        --fit-every 5 --reload 0.2 --log-seconds 1 --grace 20)
@@ -43,7 +43,7 @@ pid=$!
 wait_for "SELECT count(*) >= 10 FROM matches" "10 matches"
 
 # A second shell: a new version of r1, and r2 disabled.
-A bot add r1 --cmd "$random" --version 2 >/dev/null
+A bot add r1 --no-test --cmd "$random" --version 2 >/dev/null
 A bot disable r2 --reason "by hand" >/dev/null
 for _ in $(seq 100); do
   grep -q "r2 no longer plays" "$tmp/log" && grep -q "r1@2 plays" "$tmp/log" && break

@@ -39,8 +39,8 @@ SH
 printf '#!/bin/sh\nno_such_command_%s\n' "$$" > "$tmp/missing.sh"
 chmod +x "$tmp/chatty.sh" "$tmp/missing.sh"
 
-A bot add raiser --cmd "/usr/bin/python3 $tmp/raiser.py" >/dev/null
-A bot add random --cmd "$random" >/dev/null
+A bot add raiser --no-test --cmd "/usr/bin/python3 $tmp/raiser.py" >/dev/null
+A bot add random --no-test --cmd "$random" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet raiser random
 
 # 1. The traceback is kept, in whichever seat the bot sat; one reason.
@@ -82,8 +82,8 @@ other=$(awk '/^decision 1 seed/ { print $4; exit }' "$tmp/play/seat1.log")
 
 # 3. The cap keeps the head and the tail; control bytes are escaped;
 #    --keep-logs keeps the newest matches' logs only; 127 is explained.
-A bot add chatty --cmd "$tmp/chatty.sh" >/dev/null
-A bot add missing --cmd "$tmp/missing.sh" >/dev/null
+A bot add chatty --no-test --cmd "$tmp/chatty.sh" >/dev/null
+A bot add missing --no-test --cmd "$tmp/missing.sh" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet --log-bytes 2000 --keep-logs 3 \
   chatty missing random
 n=$(A matches --format csv | tail -n +2 | wc -l)
@@ -114,7 +114,7 @@ out = os.fdopen(1, "w", buffering=65536)   # block-buffered, as stdout to a pipe
 for line in sys.stdin:
     print(0, file=out)                     # never flushed
 PY
-A bot add unflushed --cmd "$repo/sdk/stdio/arena-stdio -- /usr/bin/python3 $tmp/unflushed.py" >/dev/null
+A bot add unflushed --no-test --cmd "$repo/sdk/stdio/arena-stdio -- /usr/bin/python3 $tmp/unflushed.py" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet --move-ms 300 --bank-ms 1 \
   unflushed random
 id=$(A matches --format csv | tail -n 1 | cut -d, -f1)

@@ -63,8 +63,8 @@ eventually() {
 }
 
 add_two() {
-  ar bot add r --cmd "$RANDOM_BOT" >/dev/null
-  ar bot add g --cmd "$GREEDY_BOT" >/dev/null
+  ar bot add r --no-test --cmd "$RANDOM_BOT" >/dev/null
+  ar bot add g --no-test --cmd "$GREEDY_BOT" >/dev/null
 }
 
 # Starts `arena tournament ARGS` in the background, listening on $LISTEN
@@ -145,11 +145,11 @@ test_killed() {
   new_test killed
   # The first match's second bot sleeps (holding its seat) until its worker
   # is killed; every later start of it is the greedy bot.
-  ar bot add r --cmd "$RANDOM_BOT --marker=$T/r" >/dev/null
+  ar bot add r --no-test --cmd "$RANDOM_BOT --marker=$T/r" >/dev/null
   ln -s "$(command -v sleep)" "$T/hold"
   printf 'if [ -e %s/held ]; then exec %s; fi\ntouch %s/held\nexec %s/hold 60\n' \
     "$T" "$GREEDY_BOT" "$T" "$T" >"$T/held.sh"
-  ar bot add s --cmd "sh $T/held.sh" >/dev/null
+  ar bot add s --no-test --cmd "sh $T/held.sh" >/dev/null
   start_arena --games 4
   # The held bot tells the test through a file, and runs a bot from
   # another folder: no sandbox, which would show it neither.

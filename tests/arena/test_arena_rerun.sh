@@ -20,8 +20,8 @@ print("seed", os.environ.get("ARENA_BOT_SEED"), file=sys.stderr, flush=True)
 second = os.path.exists("$tmp/second")
 arena_bot.run(lambda r: r.actions[-1] if second else r.actions[0], name="fickle")
 PY
-A bot add fickle --cmd "/usr/bin/python3 $tmp/fickle.py" >/dev/null
-A bot add random --cmd "$random" >/dev/null
+A bot add fickle --no-test --cmd "/usr/bin/python3 $tmp/fickle.py" >/dev/null
+A bot add random --no-test --cmd "$random" >/dev/null
 A tournament --games 2 --concurrency 1 --memory-mb 0 --quiet fickle random
 
 for id in 1 2; do

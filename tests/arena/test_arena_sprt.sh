@@ -11,9 +11,9 @@ tmp=$(mktemp -d /tmp/arena-sprt-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 A() { "$arena" --db "$tmp/a.db" "$@"; }
-A bot add greedy --cmd "$greedy" >/dev/null
-A bot add random --cmd "$random" >/dev/null
-A bot add idle --cmd "$random" >/dev/null
+A bot add greedy --no-test --cmd "$greedy" >/dev/null
+A bot add random --no-test --cmd "$random" >/dev/null
+A bot add idle --no-test --cmd "$random" >/dev/null
 # --memory-mb 0: sanitizer builds of the bots need the address space.
 A tournament --games 40 --concurrency 2 --quiet --memory-mb 0 greedy random
 forfeits=$(A matches --format csv | tail -n +2 | awk -F, '$7 != ""' | wc -l)

@@ -27,10 +27,10 @@ echo "referee: 4-player matches, dealt and drafted, valid"
 # 2. A team tournament: 4 bots, every split into two teams, seed pairs.
 db=$tmp/teams.db
 A() { "$arena" --db "$db" "$@"; }
-A bot add greedy --cmd "$greedy" >/dev/null
-A bot add random --cmd "$random" >/dev/null
-A bot add pygreedy --cmd "/usr/bin/python3 $repo/agents/python/greedy_bot.py" >/dev/null
-A bot add random7 --cmd "ARENA_BOT_SEED=7 $random" >/dev/null
+A bot add greedy --no-test --cmd "$greedy" >/dev/null
+A bot add random --no-test --cmd "$random" >/dev/null
+A bot add pygreedy --no-test --cmd "/usr/bin/python3 $repo/agents/python/greedy_bot.py" >/dev/null
+A bot add random7 --no-test --cmd "ARENA_BOT_SEED=7 $random" >/dev/null
 err=$(A tournament --players 4 --games 2 2>&1 >/dev/null) && fail "--players 4 without teams accepted"
 [[ "$err" == *"--format teams"* ]] || fail "unclear error: $err"
 A tournament --format teams --games 2 --concurrency 2 --memory-mb 0 --quiet

@@ -182,8 +182,8 @@ test_isolation_recorded() {
   [[ "$err" == *"--sandbox must be auto, none or strict"* ]] || fail "unclear error: $err"
   # An arena's local workers play in the mode its tournament names.
   DB=$T/arena.db
-  "$ARENA" --db "$DB" bot add v1 --cmd "$VICTIM" >/dev/null
-  "$ARENA" --db "$DB" bot add v2 --cmd "$VICTIM" >/dev/null
+  "$ARENA" --db "$DB" bot add v1 --no-test --cmd "$VICTIM" >/dev/null
+  "$ARENA" --db "$DB" bot add v2 --no-test --cmd "$VICTIM" >/dev/null
   err=$("$ARENA" --db "$DB" tournament --sandbox bogus 2>&1 >/dev/null) &&
     fail "arena tournament --sandbox bogus accepted"
   [[ "$err" == *"--sandbox must be auto, none or strict"* ]] || fail "unclear error: $err"
@@ -204,9 +204,9 @@ arena_db() {
   T=$ROOT/$CURRENT
   mkdir -p "$T" && chmod 755 "$T"
   DB=$T/arena.db
-  "$ARENA" --db "$DB" bot add snoop --cmd "$HOSTILE snoop --marker=$CURRENT" >/dev/null
-  "$ARENA" --db "$DB" bot add v1 --cmd "$VICTIM --marker=$CURRENT" >/dev/null
-  "$ARENA" --db "$DB" bot add v2 --cmd "$SLOW_VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add snoop --no-test --cmd "$HOSTILE snoop --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v1 --no-test --cmd "$VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v2 --no-test --cmd "$SLOW_VICTIM --marker=$CURRENT" >/dev/null
 }
 
 # Every stored match ended by the game, or by a forfeit of the snooper.
@@ -226,7 +226,7 @@ test_arena() {
   arena_clean
   CURRENT=arena4
   arena_db
-  "$ARENA" --db "$DB" bot add v3 --cmd "$VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v3 --no-test --cmd "$VICTIM --marker=$CURRENT" >/dev/null
   "$ARENA" --db "$DB" tournament --format teams --games 2 --concurrency 2 --round-limit 10 \
     --quiet >"$T/out" 2>"$T/err" || fail "teams tournament: $(cat "$T/err")"
   arena_clean

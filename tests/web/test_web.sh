@@ -19,14 +19,14 @@ mkdir -p "$SHOTS"
 cd "$ROOT"
 
 A() { "$ARENA" --db "$ROOT/arena.db" "$@"; }
-A bot add random --cmd "$RANDOM_BOT" >/dev/null
-A bot add greedy --cmd "$GREEDY_BOT" >/dev/null
-A bot add hostile --cmd "$GREEDY_BOT" >/dev/null
+A bot add random --no-test --cmd "$RANDOM_BOT" >/dev/null
+A bot add greedy --no-test --cmd "$GREEDY_BOT" >/dev/null
+A bot add hostile --no-test --cmd "$GREEDY_BOT" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet
 # A second game, in two kinds (3 seats, then 2): matches 7-9 and 10-15,
 # between random and two more of it (greedy plays only War Chest).
-A bot add random2 --cmd "$RANDOM_BOT" >/dev/null
-A bot add random3 --cmd "$RANDOM_BOT" >/dev/null
+A bot add random2 --no-test --cmd "$RANDOM_BOT" >/dev/null
+A bot add random3 --no-test --cmd "$RANDOM_BOT" >/dev/null
 A tournament --game goofspiel --players 3 --format free-for-all --cards 5 --games 3 \
   --concurrency 2 --memory-mb 0 --quiet random random2 random3
 A tournament --game goofspiel --cards 4 --games 2 --concurrency 2 --memory-mb 0 --quiet \

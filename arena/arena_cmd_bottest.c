@@ -1,0 +1,245 @@
+/*
+ * arena_cmd_bottest.c - `arena bot test NAME|--cmd CMD`: does a bot play?
+ *
+ * Plays a short real match (a few rounds of the default game) against the
+ * random bot in each seat, through the same referee loop as a tournament,
+ * and reports per seat: started or not, the time to its hello, the time of
+ * its first decision, its protocol errors (no strikes: the first is the
+ * forfeit, with its reason), and the tail of its log; then one verdict line.
+ * `arena bot add` runs the same check before it registers a bot.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arena_cmd.h"
+#include "arena_show.h"
+#include "arena_tourney.h"
+#include "cli.h"
+#include "game.h"
+#include "kv.h"
+#include "ref_log.h"
+#include "ref_match.h"
+#include "ref_record.h"
+#include "ref_sandbox.h"
+
+/* Rounds of the check's match where the game counts rounds: enough for
+ * every kind of decision, short enough for a slow bot. */
+#define CHECK_ROUNDS "round_limit=4"
+#define LOG_TAIL_LINES 12
+
+static const char test_help[] =
+    "usage: arena bot test BOT                 (a registered bot: NAME, NAME@VERSION, NAME#ID)\n"
+    "       arena bot test --cmd CMD [--cwd DIR]\n"
+    "  --move-ms N       time per decision (default 1000)\n"
+    "  --handshake-ms N  time from start to hello (default 10000)\n"
+    "  --opponent CMD    the opponent (default: the random bot built beside the arena)\n"
+    "Plays a short match against the random bot in each seat and reports, per seat:\n"
+    "started or not, the time to its hello, its first decision's time, its protocol\n"
+    "errors (the first one is the verdict: no strikes here), and the tail of its log.\n"
+    "Exit 0 when it plays both seats, 1 when it does not, 2 when it cannot be tried.\n"
+    "Its bots are sandboxed as $ARENA_SANDBOX says, else auto.\n";
+
+typedef struct check_opts {
+    const char *cmd, *cwd, *opponent;
+    int64_t move_ms, handshake_ms;
+} check_opts;
+
+/* The random bot built beside the arena (build/arena/arena, build/agents/random). */
+static void default_opponent(char *buf, size_t size)
+{
+    cli_sibling("../agents/random", buf, size);
+}
+
+static void print_tail(FILE *out, const char *dir, int seat)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/seat%d.log", dir, seat);
+    ref_log l;
+    if (ref_log_read(&l, path, REF_LOG_MAX_CAP) < 0)
+        return;
+    if (l.bytes)              /* a quiet bot: nothing to show */
+        arena_show_log(out, seat, l.text, l.len, l.bytes, LOG_TAIL_LINES);
+    ref_log_free(&l);
+}
+
+static void remove_logs(const char *dir)
+{
+    for (int seat = 0; seat < 2; seat++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/seat%d.log", dir, seat);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* One seat's line: how it started, its first decision, how the match ended
+ * for it. Returns 1 when the bot played its seat through, else 0. */
+static int seat_report(FILE *out, const char *label, int seat, const ref_record *r)
+{
+    int culprit = r->culprit == seat;
+    fprintf(out, "bot test %s: seat %d v random: ", label, seat);
+    if (!r->hello_micros[seat])
+        fprintf(out, "not started (no hello)");
+    else
+        fprintf(out, "started, hello after %.0f ms", r->hello_micros[seat] / 1000.0);
+    int mine = 0;
+    for (size_t i = 0; i < r->ndecisions; i++) {
+        if (r->decisions[i].seat != seat)
+            continue;
+        if (!mine++)
+            fprintf(out, ", first decision %.1f ms", r->decisions[i].micros / 1000.0);
+    }
+    fprintf(out, ", %d decisions", mine);
+    if (culprit)
+        fprintf(out, "; protocol error: %s (%s)\n", r->reason, r->detail);
+    else if (r->culprit >= 0)
+        fprintf(out, "; the random bot forfeited: %s (%s)\n", r->reason, r->detail);
+    else
+        fprintf(out, "; %s (%s), no protocol errors\n",
+                r->score[seat] > r->score[1 - seat] ? "won"
+                : r->score[seat] < r->score[1 - seat] ? "lost" : "drew", r->reason);
+    return !culprit && r->hello_micros[seat];
+}
+
+/* Plays the bot in `seat` against the opponent: 1 it played, 0 it did not
+ * (the verdict is in *why), -1 the referee could not run (err). */
+static int play_seat(const check_opts *o, const char *label, int seat, FILE *out, char *why,
+                     size_t whysize, char *err, size_t size)
+{
+    ref_sandbox_mode mode;
+    if (ref_sandbox_mode_choose(NULL, &mode, err, size) < 0)
+        return -1;
+    const game_api *g = game_default();
+    game_options *options = game_options_new(g);
+    if (!options) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    char ignored[128];
+    if (game_options_parse(options, CHECK_ROUNDS, ignored, sizeof ignored) < 0)
+        game_options_parse(options, "", ignored, sizeof ignored);
+    ref_config c;
+    ref_config_default(&c);
+    c.game = g;
+    c.options = options;
+    c.seed = 0x5eed0 + (uint64_t)seat;
+    c.nbots = 2;
+    c.bot_cmd[seat] = o->cmd;
+    c.bot_cwd[seat] = o->cwd && o->cwd[0] ? o->cwd : NULL;
+    c.bot_cmd[1 - seat] = o->opponent;
+    c.move_ms = o->move_ms;
+    c.handshake_ms = o->handshake_ms;
+    c.strikes = 0;
+    c.sandbox = mode;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/arena-bot-test-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(err, size, "cannot make a folder for the logs: %s", strerror(errno));
+        game_options_free(options);
+        return -1;
+    }
+    c.log_dir = dir;
+    ref_record r;
+    ref_record_init(&r);
+    int rc = ref_match_play(&c, &r, err, size);
+    if (rc == 0) {
+        rc = seat_report(out, label, seat, &r);
+        print_tail(out, dir, seat);
+        if (!rc)
+            snprintf(why, whysize, "%s in seat %d (%s)", r.reason, seat, r.detail);
+    }
+    remove_logs(dir);
+    ref_record_free(&r);
+    game_options_free(options);
+    return rc;
+}
+
+/* The check: 0 the bot plays both seats, 1 it does not (why), 2 it cannot
+ * be tried. */
+static int check(const check_opts *o, const char *label, FILE *out, char *why, size_t whysize)
+{
+    char err[512];
+    if (access(o->opponent, X_OK) != 0 && !strchr(o->opponent, ' '))
+        return ac_fail("bot test: no random bot at %s (--opponent CMD names another)",
+                       o->opponent);
+    if (arena_check_command(o->cmd, o->cwd, why, whysize) < 0) {
+        fprintf(out, "bot test %s: FAILED: %s\n", label, why);
+        return 1;
+    }
+    for (int seat = 0; seat < 2; seat++) {
+        int played = play_seat(o, label, seat, out, why, whysize, err, sizeof err);
+        if (played < 0)
+            return ac_fail("bot test: %s", err);
+        if (!played) {
+            fprintf(out, "bot test %s: FAILED: %s\n", label, why);
+            return 1;
+        }
+    }
+    fprintf(out, "bot test %s: ok: plays both seats with no protocol errors\n", label);
+    return 0;
+}
+
+int ac_bot_check(const char *label, const char *cmd, const char *cwd, FILE *out, char *why,
+                 size_t size)
+{
+    char opponent[PATH_MAX];
+    default_opponent(opponent, sizeof opponent);
+    check_opts o = { .cmd = cmd, .cwd = cwd, .opponent = opponent, .move_ms = 1000,
+                     .handshake_ms = 10000 };
+    return check(&o, label, out, why, size);
+}
+
+int ac_bot_test(int argc, char **argv)
+{
+    if (ac_help(argc, argv)) {
+        fputs(test_help, stdout);
+        return 0;
+    }
+    char opponent[PATH_MAX];
+    default_opponent(opponent, sizeof opponent);
+    check_opts o = { .opponent = opponent, .move_ms = 1000, .handshake_ms = 10000 };
+    const char *name = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t *num = !strcmp(argv[i], "--move-ms") ? &o.move_ms
+                     : !strcmp(argv[i], "--handshake-ms") ? &o.handshake_ms : NULL;
+        const char **str = !strcmp(argv[i], "--cmd") ? &o.cmd : !strcmp(argv[i], "--cwd") ? &o.cwd
+                         : !strcmp(argv[i], "--opponent") ? &o.opponent : NULL;
+        if (argv[i][0] != '-' && !name) {
+            name = argv[i];
+            continue;
+        }
+        if (!num && !str)
+            return ac_fail("bot test: unknown option '%s'", argv[i]);
+        if (!v)
+            return ac_fail("bot test: %s needs a value", argv[i]);
+        if (num && kv_i64(v, 1, 3600000, num) < 0)
+            return ac_fail("bot test: %s wants milliseconds from 1 to 3600000, not '%s'",
+                           argv[i], v);
+        if (str)
+            *str = v;
+        i++;
+    }
+    if (!name == !o.cmd)
+        return ac_fail("bot test needs a registered BOT or --cmd CMD (one of them)");
+    arena_bot b;
+    if (name) {
+        arena_db *db = ac_open(0);
+        if (!db)
+            return 2;
+        int found = arena_db_bot_by_name(db, name, &b);
+        arena_db_close(db);
+        if (found != 0)
+            return ac_fail("bot test: no bot '%s'", name);
+        o.cmd = b.cmd;
+        o.cwd = b.cwd;
+    }
+    char why[512];
+    return check(&o, name ? name : "--cmd", stdout, why, sizeof why);
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# arena bot test and the check in bot add: a good bot passes in both seats
+# with its hello and first decision timed; a bot whose script is missing
+# fails with the reason and its log's tail; a slow starter passes with its
+# hello time shown, and fails when the handshake is shorter than its start;
+# bot add refuses a bot that cannot play and --no-test registers it anyway.
+# Usage: test_arena_bottest.sh ARENA GREEDY
+set -euo pipefail
+arena=$1 greedy=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-bottest-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+A() { "$arena" --db "$tmp/a.db" "$@"; }
+run() { rc=0; out=$("$@" 2>&1) || rc=$?; }
+
+# A good bot: ok, both seats, times shown.
+run A bot test --cmd "$greedy"
+[ "$rc" -eq 0 ] || fail "good bot: exit $rc: $out"
+for seat in 0 1; do
+  grep -q "^bot test --cmd: seat $seat v random: started, hello after [0-9]* ms, first decision [0-9.]* ms, [1-9][0-9]* decisions; .*no protocol errors$" <<<"$out" ||
+    fail "good bot, seat $seat: $out"
+done
+grep -q "^bot test --cmd: ok: plays both seats" <<<"$out" || fail "no verdict: $out"
+
+# A missing script: not started, the interpreter's complaint in the log tail.
+run A bot test --cmd "/usr/bin/python3 $tmp/missing_bot.py"
+[ "$rc" -eq 1 ] || fail "missing script: exit $rc: $out"
+grep -q "seat 0 v random: not started (no hello), 0 decisions; protocol error: crash" <<<"$out" ||
+  fail "missing script: no reason: $out"
+grep -q "No such file or directory" <<<"$out" || fail "missing script: no log tail: $out"
+grep -q "^bot test --cmd: FAILED: crash in seat 0 (.*status 2" <<<"$out" ||
+  fail "missing script: verdict: $out"
+# A missing program: refused before any match.
+run A bot test --cmd "$tmp/no-such-bot"
+[ "$rc" -eq 1 ] && grep -q "FAILED: .*no-such-bot" <<<"$out" || fail "missing program: $rc $out"
+
+# A slow starter: its hello time is shown; a shorter handshake fails it.
+# (No sandbox: a sandboxed sh would not see the program it is to exec.)
+export ARENA_SANDBOX=none
+slow="sh -c 'sleep 1; exec $greedy'"
+run A bot test --cmd "$slow"
+[ "$rc" -eq 0 ] || fail "slow starter: exit $rc: $out"
+grep -q "seat 1 v random: started, hello after [1-9][0-9][0-9][0-9] ms" <<<"$out" ||
+  fail "slow starter: hello time: $out"
+run A bot test --cmd "$slow" --handshake-ms 300
+[ "$rc" -eq 1 ] || fail "slow starter, short handshake: exit $rc: $out"
+grep -q "FAILED: timeout in seat 0 (seat 0 sent no hello within 300 ms)" <<<"$out" ||
+  fail "slow starter, short handshake: $out"
+unset ARENA_SANDBOX
+
+# bot add: refuses what cannot play, --no-test registers it; bot test BOT.
+run A bot add broken --cmd "/usr/bin/python3 $tmp/missing_bot.py"
+[ "$rc" -ne 0 ] || fail "bot add registered a bot that cannot play: $out"
+grep -q "bot add broken: refused: it cannot play (crash in seat 0" <<<"$out" ||
+  fail "bot add: no reason: $out"
+grep -q -- "--no-test" <<<"$out" || fail "bot add: no hint of --no-test: $out"
+A bot list | grep -q broken && fail "bot add listed a refused bot"
+run A bot add broken --cmd "/usr/bin/python3 $tmp/missing_bot.py" --no-test
+[ "$rc" -eq 0 ] || fail "bot add --no-test: $out"
+run A bot test broken
+[ "$rc" -eq 1 ] && grep -q "^bot test broken: FAILED: crash" <<<"$out" || fail "bot test BOT: $out"
+run A bot add good --cmd "$greedy"
+[ "$rc" -eq 0 ] && grep -q "^added bot good" <<<"$out" || fail "bot add good: $rc $out"
+run A bot test
+[ "$rc" -eq 2 ] || fail "bot test with nothing: exit $rc"
+run A bot test nobody
+[ "$rc" -eq 2 ] && grep -q "no bot 'nobody'" <<<"$out" || fail "bot test nobody: $rc $out"
+echo "bot test: good, missing script, slow starter; bot add refuses and --no-test"
