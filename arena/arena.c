@@ -13,6 +13,7 @@
  * problem; nothing stored is ever touched by a command that fails.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -468,11 +469,10 @@ static int cmd_report(int argc, char **argv, const char *what)
     int rc = 0;
     if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
-    else if (!strcmp(what, "crosstable") &&
-             arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0)
-        rc = ac_fail("%s", err);
-    else if (!strcmp(what, "standings") &&
-             arena_standings(db, &f, format, stdout, err, sizeof err) < 0)
+    else if ((!strcmp(what, "crosstable") &&
+              arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0) ||
+             (!strcmp(what, "standings") &&
+              arena_standings(db, &f, format, stdout, err, sizeof err) < 0))
         rc = ac_fail("%s", err);
     arena_db_close(db);
     return rc;
@@ -493,6 +493,7 @@ static int cmd_match(int argc, char **argv)
     int64_t id = 0, tail = 10;
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        assert(argv[i]);                /* argv ends at argc */
         if (!strcmp(argv[i], "--logs")) {
             tail = -1;
         } else if (!strcmp(argv[i], "--tail") && val) {

@@ -3,6 +3,7 @@
  * record), rerun (play it again and say where it first differs), export.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -48,13 +49,14 @@ int ac_replay(int argc, char **argv)
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
-    arena_match m;
-    ref_record rec;
-    const game_api *g;
+    arena_match m = { 0 };
+    ref_record rec = { 0 };
+    const game_api *g = NULL;
     int rc = load_match(db, argv[0], &m, &rec, &g);
     arena_db_close(db);
     if (rc)
         return rc;
+    assert(g);                          /* load_match names the record's game */
     char err[256];
     if (ref_record_verify(&rec, g, err, sizeof err) < 0) {
         fprintf(stderr, "arena: match %" PRId64 ": mismatch: %s\n", m.id, err);
@@ -135,14 +137,15 @@ int ac_rerun(int argc, char **argv)
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
-    arena_match m;
-    ref_record old, fresh;
-    const game_api *g;
+    arena_match m = { 0 };
+    ref_record old = { 0 }, fresh;
+    const game_api *g = NULL;
     int rc = load_match(db, argv[0], &m, &old, &g);
     if (rc) {
         arena_db_close(db);
         return rc;
     }
+    assert(g);                          /* load_match names the record's game */
     ref_config c;
     ref_config_default(&c);
     c.sandbox = mode;
@@ -165,7 +168,13 @@ int ac_rerun(int argc, char **argv)
     char err[512] = "out of memory";
     int env_ok = 1;
     for (int i = 0; i < m.seats; i++) {
-        arena_db_bot_by_id(db, m.bot[i], &bots[i]);
+        if (arena_db_bot_by_id(db, m.bot[i], &bots[i]) != 0) {
+            arena_db_close(db);
+            rc = ac_fail("match %" PRId64 ": its bot #%" PRId64 " cannot be read", m.id, m.bot[i]);
+            ref_record_free(&old);
+            arena_match_free(&m);
+            return rc;
+        }
         c.bot_cmd[i] = bots[i].cmd;
         c.bot_cwd[i] = bots[i].cwd[0] ? bots[i].cwd : NULL;
         if (ref_env_parse(&env[i], bots[i].env, err, sizeof err) < 0)
@@ -243,12 +252,15 @@ int ac_export(int argc, char **argv)
         return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
     int rc = 0;
     FILE *out = argc == 2 ? fopen(argv[1], "w") : stdout;
-    if (!out)
+    if (!out) {
         rc = ac_fail("cannot write %s: %s", argv[1], strerror(errno));
-    else if (!m.record || fputs(m.record, out) == EOF || (out != stdout && fclose(out) != 0) ||
-             (out == stdout && fflush(out) != 0))
-        rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
-                  argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
+    } else {
+        int bad = !m.record || fputs(m.record, out) == EOF;
+        bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;   /* closed either way */
+        if (bad)
+            rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
+                         argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
+    }
     arena_match_free(&m);
     return rc;
 }

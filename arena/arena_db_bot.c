@@ -307,7 +307,7 @@ int arena_db_bot_remove(arena_db *db, const char *ref, char *err, size_t size)
         adb_err(err, size, "no database");
         return -1;
     }
-    arena_bot b;
+    arena_bot b = { 0 };
     if (find_ref(db, ref, &b, err, size) != 0)
         return -1;
     if (update_bot(db, BOT_REMOVE, b.id, NULL, NULL) < 0)
@@ -333,7 +333,7 @@ int arena_db_bot_set_status(arena_db *db, const char *ref, const char *status,
                 sizeof ((arena_bot *)0)->reason - 1);
         return -1;
     }
-    arena_bot b;
+    arena_bot b = { 0 };
     if (adb_begin(db, err, size) != 0)
         return -1;
     if (find_ref(db, ref, &b, err, size) != 0) {

@@ -173,7 +173,7 @@ static int load_bots(arena_db *db, replay *r)
     if (rc != SQLITE_DONE)
         return -1;
     size_t n = r->n ? (size_t)r->n : 1;
-    r->elo = malloc(n * sizeof *r->elo);
+    r->elo = calloc(n, sizeof *r->elo);
     r->games = calloc(n, sizeof *r->games);
     if (!r->elo || !r->games)
         return -1;

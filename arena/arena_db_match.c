@@ -319,7 +319,7 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
     if (r != 0)
         return r;
     double elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
-    int64_t games[ARENA_MAX_SEATS];
+    int64_t games[ARENA_MAX_SEATS] = { 0 };
     if (ratings_before(db, m, elo, games, err, size) != 0)
         return -1;
     memcpy(before, elo, sizeof before);

@@ -107,7 +107,7 @@ int arena_mm_pick(const arena_mm_bot *bots, int n, const arena_mm_params *p, uin
         return 1;
     }
     /* Rule 5: partner of the first bot by the pair number's split. */
-    int split = (int)(pair % 3), partner = 1 + split, o[2], m = 0;
+    int split = (int)(pair % 3), partner = 1 + split, o[2] = { 0 }, m = 0;
     for (int i = 1; i < 4; i++)
         if (i != partner)
             o[m++] = chosen[i];

@@ -110,6 +110,7 @@ void arena_plan_game(int format, int seats, int nbots, uint64_t seed, int index,
     assert(index >= 0);
     int k = format == ARENA_FREE_FOR_ALL ? seats : 2;  /* games per seed of a pairing */
     long per_seed = pairings(format, seats, nbots) * k;
+    assert(per_seed > 0);               /* a plan of no games has no game `index` */
     long unit = index / per_seed, within = index % per_seed, pairing = within / k;
     int turn = (int)(within % k), g[4];
     *out = (arena_game){ index, arena_pair_seed(seed, (int)unit), 2, { 0, 0, 0, 0 } };

@@ -56,7 +56,7 @@ static int index_of(const row *rows, int n, int64_t id)
 /* The bots of `list`, each once, with names; returns the count or -1. */
 static int collect_bots(arena_db *db, const arena_match *list, int nm, row **out)
 {
-    row *rows = calloc((size_t)(nm * ARENA_MAX_SEATS + 1), sizeof *rows);
+    row *rows = calloc((size_t)nm * ARENA_MAX_SEATS + 1, sizeof *rows);
     int n = 0;
     if (!rows)
         return -1;

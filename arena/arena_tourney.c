@@ -436,7 +436,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
 {
     int concurrency = 0;
     const char *why;
-    int seats, teams;
+    int seats = 0, teams = 0;
     if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
         return -1;
     int total = arena_plan_size(spec->format, seats, spec->nbots, spec->games, &why);

@@ -33,10 +33,11 @@ typedef struct cli_flag {
 
 /* Table rows: a flag with a value of `kind` into dst; a ranged number;
  * a function; the end. */
-#define CLI_ARG(n, k, a, h, d) { .name = n, .kind = k, .arg = a, .help = h, .dst = d }
+#define CLI_ARG(n, k, a, h, d) { .name = (n), .kind = (k), .arg = (a), .help = (h), .dst = (d) }
 #define CLI_NUM(n, k, a, h, d, l, u) \
-    { .name = n, .kind = k, .arg = a, .help = h, .dst = d, .lo = l, .hi = u }
-#define CLI_CALL(n, a, h, f, c) { .name = n, .kind = CLI_FN, .arg = a, .help = h, .fn = f, .ctx = c }
+    { .name = (n), .kind = (k), .arg = (a), .help = (h), .dst = (d), .lo = (l), .hi = (u) }
+#define CLI_CALL(n, a, h, f, c) \
+    { .name = (n), .kind = CLI_FN, .arg = (a), .help = (h), .fn = (f), .ctx = (c) }
 #define CLI_END { .name = NULL }
 
 /* Parses args against the NULL-terminated table. Arguments not starting

@@ -181,9 +181,10 @@ void jw_num(jw *w, double v)
         jw_null(w);
         return;
     }
-    char b[32];
+    char b[32] = "";
+    int n = snprintf(b, sizeof b, "%.10g", v);
     value_start(w);
-    put(w, b, (size_t)snprintf(b, sizeof b, "%.10g", v));
+    put(w, b, (size_t)n);
 }
 
 void jw_bool(jw *w, int v)

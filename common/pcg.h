@@ -12,6 +12,7 @@
 #ifndef PCG_H
 #define PCG_H
 
+#include <assert.h>
 #include <stdint.h>
 
 typedef struct pcg32 { uint64_t state, inc; } pcg32;
@@ -38,6 +39,7 @@ static inline void pcg32_seed(pcg32 *g, uint64_t seed, uint64_t seq)
 /* Uniform in [0, n), n >= 1. */
 static inline uint32_t pcg32_below(pcg32 *g, uint32_t n)
 {
+    assert(n >= 1);
     uint32_t threshold = (uint32_t)(-n) % n;
     for (;;) {
         uint32_t r = pcg32_next(g);

@@ -106,6 +106,9 @@ static void workspace_carve(int n_players, size_t n_pairs, int mode,
     w->tmp = d + 6 * n;
     w->adj_games = d + N_VECTORS * n;
     w->hess = n_sq ? w->adj_games + 2 * n_pairs : NULL;
+    /* One malloc'd block carved into arrays of several types: each part is
+     * only ever accessed as the type it is carved as. */
+    // cppcheck-suppress invalidPointerCast
     w->adj_off = (size_t *)(w->adj_games + 2 * n_pairs + n_sq);
     w->adj_opp = (int *)(w->adj_off + n + 1);
     w->reach = (unsigned char *)(w->adj_opp + 2 * n_pairs);

@@ -60,6 +60,8 @@ static int game_requests(const game_options *options, uint64_t seed, msgpack_sbu
     pcg32_seed(&rng, seed, 5);
     int n = 0, cap = 1024;
     *out = calloc((size_t)cap, sizeof **out);
+    if (!*out)
+        cap = 0;
     while (g->to_move(state) >= 0 && n < cap) {
         int k = g->legal(state, legal);
         msgpack_sbuffer_init(&(*out)[n]);
@@ -312,6 +314,7 @@ static int bench_with(game_options *options, int games, const char *bot, const c
     msgpack_sbuffer *payloads;
     int npayloads = game_requests(options, 1, &payloads);
     if (npayloads == 0) {
+        free(payloads);
         fprintf(stderr, "referee: bench: these options make no game\n");
         return 2;
     }

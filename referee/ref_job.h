@@ -21,10 +21,10 @@ typedef struct ref_job {
     ref_env       env[GAME_MAX_SEATS];   /* each bot's registered environment */
 } ref_job;
 
-/* Reads a job map into *job (the config's defaults first, then what the
+/* Reads the job map `job` into *j (the config's defaults first, then what the
  * job says). 0, or -1 with err; ref_job_free it either way. The job must
  * not move while its config is used. */
-int  ref_job_read(const msgpack_object *map, ref_job *job, char *err, size_t size);
+int  ref_job_read(const msgpack_object *job, ref_job *j, char *err, size_t size);
 void ref_job_free(ref_job *job);
 
 #endif

@@ -56,7 +56,7 @@ void ref_meter_sample(ref_meter *m, const ref_proc *p)
                     : leader_tasks(p->pid, tids, REF_METER_TASKS);
     if (n > REF_METER_TASKS)
         n = REF_METER_TASKS;
-    uint64_t run[REF_METER_TASKS], delay[REF_METER_TASKS], ran = 0, waited = 0;
+    uint64_t run[REF_METER_TASKS] = { 0 }, delay[REF_METER_TASKS] = { 0 }, ran = 0, waited = 0;
     int k = 0, stats = 0;
     for (int i = 0; i < n; i++) {
         if (read_schedstat(tids[i], &run[k], &delay[k]) < 0)

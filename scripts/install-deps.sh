@@ -9,6 +9,7 @@ packages=(
   valgrind python3 python3-zmq python3-msgpack
   bubblewrap
   clang libclang-rt-14-dev
+  cppcheck clang-tidy
   chromium
 )
 

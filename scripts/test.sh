@@ -27,6 +27,7 @@ cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ $fast = 0 ]; then
+  scripts/lint.sh
   scripts/valgrind.sh build
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DARENA_SANITIZE=ON >/dev/null
   cmake --build build-asan -j"$jobs"

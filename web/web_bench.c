@@ -243,7 +243,7 @@ static int run_clients(int port, int nclients, int requests, long matches, int b
     printf("  %-36s %7s %8s %8s %8s\n", "route", "n", "p50 ms", "p99 ms", "max ms");
     for (int r = 0; r < R_N; r++) {
         int n = 0;
-        double *all = calloc((size_t)(nclients * requests), sizeof(double));
+        double *all = calloc((size_t)nclients * (size_t)requests, sizeof(double));
         for (int i = 0; i < nclients; i++)
             for (int k = 0; k < cs[i].routes[r].n; k++)
                 all[n++] = cs[i].routes[r].ms[k];

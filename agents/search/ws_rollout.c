@@ -1,6 +1,7 @@
 /*
  * ws_rollout.c - the rollout policies of ws_rollout.h.
  */
+#include <assert.h>
 #include <string.h>
 #include "ws_eval.h"
 #include "ws_rollout.h"
@@ -43,6 +44,7 @@ static int choose_kind(const wc_action *acts, int n, wc_rng *rng)
     uint32_t total = 0;
     for (int i = 0; i < n; i++)
         total += kind_weight[acts[i].kind];
+    assert(total > 0);                  /* every kind weighs at least 1 */
     uint32_t r = wc_rng_below(rng, total);
     for (int i = 0; i < n; i++) {
         if (r < kind_weight[acts[i].kind])

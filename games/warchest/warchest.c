@@ -122,8 +122,11 @@ static int bench(const struct args *a)
     size_t cap = 4u << 20, total = 0, gens = 0;
     wc_action *log = malloc(cap * sizeof *log);
     size_t *lens = malloc(a->games * sizeof *lens);
-    if (!log || !lens)
+    if (!log || !lens) {
+        free(log);
+        free(lens);
         return fprintf(stderr, "warchest: out of memory\n"), 1;
+    }
     static wc_action legal[WC_MAX_ACTIONS];
     wc_state s;
     uint64_t signature = 0;
@@ -139,8 +142,11 @@ static int bench(const struct args *a)
         decided[s.winner == WC_NONE ? 2 : s.winner]++;
     }
     double t_play = now() - t0;
-    if (total > cap)
+    if (total > cap) {
+        free(log);
+        free(lens);
         return fprintf(stderr, "warchest: action log too small\n"), 1;
+    }
 
     /* 2: the same games again, applying the recorded actions only. */
     t0 = now();
@@ -164,8 +170,11 @@ static int bench(const struct args *a)
         }
     }
     double t_gen = now() - t0 - t_apply;
-    if (check != signature)
+    if (check != signature) {
+        free(log);
+        free(lens);
         return fprintf(stderr, "warchest: replay diverged from play\n"), 1;
+    }
 
     printf("games                 %llu (%d-player, %s set-up)\n",
            (unsigned long long)a->games, a->opt.players,

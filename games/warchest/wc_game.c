@@ -29,9 +29,10 @@ static const char *const initiatives[] = { "random", "0", "1", "2", "3", NULL };
 static const char *parse_units(const char *value, wc_options *o)
 {
     char copy[256];
-    if (strlen(value) >= sizeof copy)
+    size_t whole = strlen(value);
+    if (whole >= sizeof copy)
         return "too long";
-    strcpy(copy, value);
+    memcpy(copy, value, whole + 1);
     memset(o->units, WC_NONE, sizeof o->units);
     int seat = 0, i = 0;
     for (char *p = copy; ; ) {

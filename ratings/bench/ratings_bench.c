@@ -107,6 +107,10 @@ int main(int argc, char **argv)
     if (rt_aggregate_games(bots, g, games, agg_work, agg_bytes, pairs,
                            &n_pairs) != RT_OK) {
         fprintf(stderr, "ratings_bench: aggregation failed\n");
+        free(agg_work);
+        free(pairs);
+        free(truth);
+        free(g);
         return 1;
     }
     free(agg_work);
@@ -120,13 +124,15 @@ int main(int argc, char **argv)
     size_t fit_bytes = rt_bt_workspace_size(bots, n_pairs, &opt);
     void *fit_work = xmalloc(fit_bytes);
     rt_bt_info info;
+    int status = 0;
     t0 = seconds_now();
     int rc = rt_bt_fit(bots, pairs, n_pairs, &opt, fit_work, fit_bytes,
                        rating, sigma, &info);
     double t_fit = seconds_now() - t0;
     if (rc < 0) {
         fprintf(stderr, "ratings_bench: fit failed (%d)\n", rc);
-        return 1;
+        status = 1;
+        goto done;
     }
 
     /* truth re-centred on its own mean, as the fit is */
@@ -168,11 +174,12 @@ int main(int argc, char **argv)
     printf("dispersion         %.4f (variances scaled for draws)\n", info.dispersion);
     printf("95%% CI coverage    %.1f%%\n", 100.0 * inside / bots);
 
+done:
     free(truth);
     free(g);
     free(pairs);
     free(rating);
     free(sigma);
     free(fit_work);
-    return 0;
+    return status;
 }

@@ -140,7 +140,7 @@ static void test_match_same_as_before(void **state)
     static const double sides[3] = {1.0, 0.5, 0.0};
     for (int n = 0; n < 20000; n++) {
         int seats = n % 2 ? 4 : 2;
-        int player[4];
+        int player[4] = { 0 };
         double rating[8], elo[4], mine[4], score[4];
         for (int p = 0; p < 8; p++)
             rating[p] = 1000.0 + (double)(next_u32() % 100000) / 97.0;
@@ -156,7 +156,7 @@ static void test_match_same_as_before(void **state)
         assert_int_equal(rt_elo_match(seats, seats == 2 ? team2 : team4, player, score, k, mine),
                          RT_OK);
         for (int i = 0; i < seats; i++)
-            assert_true(memcmp(&elo[i], &mine[i], sizeof elo[i]) == 0);   /* bit for bit */
+            assert_true(memcmp(&elo[i], &mine[i], sizeof elo[i]) == 0); // NOLINT(bugprone-suspicious-memory-comparison): bit for bit, on purpose
     }
 }
 

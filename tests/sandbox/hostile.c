@@ -100,7 +100,8 @@ static void frame(void)
         for (size_t i = 0; i < g.gl_pathc; i++) {
             char ep[600];
             snprintf(ep, sizeof ep, "ipc://%s", g.gl_pathv[i]);
-            if (!strcmp(ep, getenv("ARENA_ENDPOINT") ? getenv("ARENA_ENDPOINT") : ""))
+            const char *mine = getenv("ARENA_ENDPOINT");
+            if (!strcmp(ep, mine ? mine : ""))
                 continue;
             found++;
             void *s = zmq_socket(ctx, ZMQ_DEALER);

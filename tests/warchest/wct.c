@@ -148,7 +148,7 @@ void wct_expect(const wc_state *s, const char *prefix, const char *expected)
     static wc_action legal[WC_MAX_ACTIONS];
     static char text[WC_MAX_ACTIONS][64];
     static char want_text[WC_MAX_ACTIONS][64];
-    char *got[WC_MAX_ACTIONS], *want[WC_MAX_ACTIONS];
+    char *got[WC_MAX_ACTIONS] = { 0 }, *want[WC_MAX_ACTIONS] = { 0 };
     int ngot = 0, nwant = 0;
     int n = wc_legal_actions(s, legal);
     for (int i = 0; i < n; i++) {

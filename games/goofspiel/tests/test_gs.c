@@ -7,6 +7,7 @@
  * Its JSON for the web (gs_json.c) from a hand-made position: the whole
  * truth in full view, a seat's observation in its view.
  */
+#include <assert.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -245,6 +246,7 @@ static void scramble(gs_state *s, int seat, pcg32 *rng)
         for (uint32_t m = s->hand[p]; m; m &= m - 1)
             if (k-- == 0)
                 v = __builtin_ctz(m) + 1;
+        assert(v > 0);                  /* k is below the hand's size */
         s->hand[p] = (s->hand[p] & ~(1u << (v - 1))) | (1u << (*bid - 1));
         *bid = (uint8_t)v;
     }
