@@ -37,6 +37,7 @@ static const char test_help[] =
     "       arena bot test --cmd CMD [--cwd DIR]\n"
     "  --move-ms N       time per decision (default 1000)\n"
     "  --handshake-ms N  time from start to hello (default 10000)\n"
+    "  --memory-mb N     each bot's memory limit in MB; 0: none (default: the referee's)\n"
     "  --opponent CMD    the opponent (default: the random bot built beside the arena)\n"
     "Plays a short match against the random bot in each seat and reports, per seat:\n"
     "started or not, the time to its hello, its first decision's time, its protocol\n"
@@ -47,6 +48,7 @@ static const char test_help[] =
 typedef struct check_opts {
     const char *cmd, *cwd, *opponent;
     int64_t move_ms, handshake_ms;
+    int64_t memory_mb;            /* -1: the referee's default */
 } check_opts;
 
 /* The random bot built beside the arena (build/arena/arena, build/agents/random). */
@@ -133,6 +135,8 @@ static int play_seat(const check_opts *o, const char *label, int seat, FILE *out
     c.bot_cwd[seat] = o->cwd && o->cwd[0] ? o->cwd : NULL;
     c.bot_cmd[1 - seat] = o->opponent;
     c.move_ms = o->move_ms;
+    if (o->memory_mb >= 0)
+        c.limits.memory_bytes = (uint64_t)o->memory_mb << 20;
     c.handshake_ms = o->handshake_ms;
     c.strikes = 0;
     c.sandbox = mode;
@@ -203,7 +207,8 @@ int ac_bot_test(int argc, char **argv)
     }
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
-    check_opts o = { .opponent = opponent, .move_ms = 1000, .handshake_ms = 10000 };
+    check_opts o = { .opponent = opponent, .move_ms = 1000, .handshake_ms = 10000,
+                     .memory_mb = -1 };
     const char *name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -215,10 +220,13 @@ int ac_bot_test(int argc, char **argv)
             name = argv[i];
             continue;
         }
-        if (!num && !str)
+        int memory = !strcmp(argv[i], "--memory-mb");
+        if (!num && !str && !memory)
             return ac_fail("bot test: unknown option '%s'", argv[i]);
         if (!v)
             return ac_fail("bot test: %s needs a value", argv[i]);
+        if (memory && kv_i64(v, 0, (int64_t)1 << 20, &o.memory_mb) < 0)
+            return ac_fail("bot test: --memory-mb wants megabytes from 0 to 1048576, not '%s'", v);
         if (num && kv_i64(v, 1, 3600000, num) < 0)
             return ac_fail("bot test: %s wants milliseconds from 1 to 3600000, not '%s'",
                            argv[i], v);

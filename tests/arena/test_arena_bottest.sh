@@ -35,18 +35,23 @@ run A bot test --cmd "$tmp/no-such-bot"
 [ "$rc" -eq 1 ] && grep -q "FAILED: .*no-such-bot" <<<"$out" || fail "missing program: $rc $out"
 
 # A slow starter: its hello time is shown; a shorter handshake fails it.
-# (No sandbox: a sandboxed sh would not see the program it is to exec.)
+# (No sandbox: a sandboxed sh would not see the program it is to exec; and
+# no memory limit, which is an address-space limit without the sandbox's
+# cgroup, and ASan builds of the bots reserve terabytes of address space.)
 export ARENA_SANDBOX=none
 slow="sh -c 'sleep 1; exec $greedy'"
-run A bot test --cmd "$slow"
+run A bot test --cmd "$slow" --memory-mb 0
 [ "$rc" -eq 0 ] || fail "slow starter: exit $rc: $out"
 grep -q "seat 1 v random: started, hello after [1-9][0-9][0-9][0-9] ms" <<<"$out" ||
   fail "slow starter: hello time: $out"
-run A bot test --cmd "$slow" --handshake-ms 300
+run A bot test --cmd "$slow" --handshake-ms 300 --memory-mb 0
 [ "$rc" -eq 1 ] || fail "slow starter, short handshake: exit $rc: $out"
 grep -q "FAILED: timeout in seat 0 (seat 0 sent no hello within 300 ms)" <<<"$out" ||
   fail "slow starter, short handshake: $out"
 unset ARENA_SANDBOX
+run A bot test --cmd "$greedy" --memory-mb lots
+[ "$rc" -eq 2 ] && grep -q "^arena: bot test: --memory-mb wants megabytes" <<<"$out" ||
+  fail "bot test --memory-mb lots: $rc $out"
 
 # bot add: refuses what cannot play, --no-test registers it; bot test BOT.
 run A bot add broken --cmd "/usr/bin/python3 $tmp/missing_bot.py"
