@@ -71,7 +71,7 @@
                  Wait: 'milliseconds its threads waited for a CPU' }[h] || null }, h)))),
       el('tbody', {}, rows)));
     const logs = match.logs.map(l => el('div', {}, el('h2', {}, `Log of ${seatName(l.seat)} (seat ${l.seat})`),
-      el('pre', { class: 'log' }, l.text)));
+      l.text ? el('pre', { class: 'log' }, l.text) : el('p', { class: 'muted' }, 'Nothing printed.')));
     main.replaceChildren(title, facts,
       el('div', { class: 'replay' },
         el('div', {}, el('div', { class: 'board-wrap', id: 'board' }), el('div', { id: 'zones' })),
