@@ -246,6 +246,60 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
     return rc;
 }
 
+/* The tournament's bots into spec: the last unfinished tournament's with
+ * --resume, else the named ones, else every active bot. 0, or -1 said. */
+static int tournament_bots(arena_db *db, int resume, const char **names, int nnames,
+                           arena_spec *spec)
+{
+    if (resume) {
+        arena_tournament t;
+        if (nnames || arena_db_tournament_latest_unfinished(db, &t) != 0)
+            return ac_fail(nnames ? "--resume takes no bots: it carries on the last tournament"
+                                  : "no unfinished tournament to resume"), -1;
+        if (arena_spec_from_tournament(&t, spec) < 0)
+            return ac_fail("tournament %" PRId64 " cannot be resumed: unknown format '%s'",
+                           t.id, t.format), -1;
+        return 0;
+    }
+    if (!nnames) {
+        arena_bot *bots;
+        int n = arena_db_bot_list(db, &bots);
+        for (int i = 0; i < n && spec->nbots < 64; i++)
+            if (!strcmp(bots[i].status, "active"))       /* not disabled or retired */
+                spec->bot[spec->nbots++] = bots[i].id;
+        if (n > 0)
+            free(bots);
+        return 0;
+    }
+    for (int i = 0; i < nnames; i++) {
+        arena_bot b;
+        int found = arena_db_bot_by_name(db, names[i], &b);
+        if (found != 0)
+            return ac_fail(found > 0 ? "unknown bot '%s' (see arena bot list)"
+                                     : "cannot look up '%s'", names[i]), -1;
+        for (int j = 0; j < spec->nbots; j++)
+            if (spec->bot[j] == b.id)
+                return ac_fail("bot '%s' is named twice", names[i]), -1;
+        spec->bot[spec->nbots++] = b.id;
+    }
+    return 0;
+}
+
+/* Every bot of spec still registered, its command runnable where it runs.
+ * 0, or -1 said. */
+static int tournament_bots_ready(arena_db *db, const arena_spec *spec)
+{
+    char err[512];
+    for (int i = 0; i < spec->nbots; i++) {
+        arena_bot b;
+        if (arena_db_bot_by_id(db, spec->bot[i], &b) != 0 || b.removed)
+            return ac_fail("bot %" PRId64 " is no longer registered", spec->bot[i]), -1;
+        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+            return ac_fail("bot %s: %s", b.name, err), -1;
+    }
+    return 0;
+}
+
 static int cmd_tournament(int argc, char **argv)
 {
     arena_spec spec;
@@ -281,42 +335,8 @@ static int cmd_tournament(int argc, char **argv)
         return ac_fail("%s%s", err, access(ac_db_path, F_OK) != 0
                                      ? " (register bots first: arena bot add NAME --cmd CMD)" : "");
     int rc = 2;
-    if (resume) {
-        arena_tournament t;
-        if (nnames || arena_db_tournament_latest_unfinished(db, &t) != 0) {
-            ac_fail(nnames ? "--resume takes no bots: it carries on the last tournament"
-                        : "no unfinished tournament to resume");
-            goto out;
-        }
-        if (arena_spec_from_tournament(&t, &spec) < 0) {
-            ac_fail("tournament %" PRId64 " cannot be resumed: unknown format '%s'", t.id, t.format);
-            goto out;
-        }
-    } else if (nnames) {
-        for (int i = 0; i < nnames; i++) {
-            arena_bot b;
-            int found = arena_db_bot_by_name(db, names[i], &b);
-            if (found != 0) {
-                ac_fail(found > 0 ? "unknown bot '%s' (see arena bot list)" : "cannot look up '%s'",
-                     names[i]);
-                goto out;
-            }
-            for (int j = 0; j < spec.nbots; j++)
-                if (spec.bot[j] == b.id) {
-                    ac_fail("bot '%s' is named twice", names[i]);
-                    goto out;
-                }
-            spec.bot[spec.nbots++] = b.id;
-        }
-    } else {
-        arena_bot *bots;
-        int n = arena_db_bot_list(db, &bots);
-        for (int i = 0; i < n && spec.nbots < 64; i++)
-            if (!strcmp(bots[i].status, "active"))       /* not disabled or retired */
-                spec.bot[spec.nbots++] = bots[i].id;
-        if (n > 0)
-            free(bots);
-    }
+    if (tournament_bots(db, resume, names, nnames, &spec) < 0)
+        goto out;
     const char *why;
     int seats, teams;
     if (arena_spec_shape(&spec, &seats, &teams, err, sizeof err) < 0) {
@@ -329,17 +349,8 @@ static int cmd_tournament(int argc, char **argv)
     }
     if (ac_fit_concurrency(&spec, seats, &run) < 0)
         goto out;
-    for (int i = 0; i < spec.nbots; i++) {
-        arena_bot b;
-        if (arena_db_bot_by_id(db, spec.bot[i], &b) != 0 || b.removed) {
-            ac_fail("bot %" PRId64 " is no longer registered", spec.bot[i]);
-            goto out;
-        }
-        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0) {
-            ac_fail("bot %s: %s", b.name, err);
-            goto out;
-        }
-    }
+    if (tournament_bots_ready(db, &spec) < 0)
+        goto out;
     int64_t tid = 0;
     run.stop = ac_catch_stops();
     if (arena_tourney_run(db, &spec, &run, &tid, err, sizeof err) < 0) {
