@@ -3,24 +3,18 @@
  * from its observation (wc_determinize) and keeps the one whose result
  * scores best by ws_eval (search/ws_eval.c: markers, units and their first
  * coins on the board, how close its units stand to locations it does not
- * hold, the coins still cycling through its bag). Ties go to a seeded coin
- * flip, so the bot is deterministic.
+ * hold, the coins still cycling through its bag). Ties go to a coin flip
+ * seeded by bot_seed (ARENA_BOT_SEED), so the bot is deterministic.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include "kv.h"
 #include "wc_bot.h"
 #include "wc_rng.h"
 #include "ws_eval.h"
 
 int main(void)
 {
-    const char *text = getenv("ARENA_BOT_SEED");
-    uint64_t seed = 1;
-    if (text && kv_u64(text, &seed) < 0) {
-        fprintf(stderr, "greedy: ARENA_BOT_SEED must be a whole number, not '%s'\n", text);
+    uint32_t seed;
+    if (bot_seed(&seed) < 0)
         return 2;
-    }
     bot_conn *bot = bot_connect("greedy", "1.0");
     if (!bot)
         return 1;

@@ -2,9 +2,9 @@
  * random.c - the random bot: any legal action, uniformly, in any game. The
  * baseline every other bot must beat, and a lively test of the referee. It
  * knows no game: it only chooses among the actions it is offered. Its
- * choices come from ARENA_BOT_SEED (default 1), so it is deterministic.
+ * choices come from bot_seed (ARENA_BOT_SEED, default 1), so it is
+ * deterministic.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include "bot.h"
 #include "kv.h"
@@ -12,12 +12,9 @@
 
 int main(void)
 {
-    const char *text = getenv("ARENA_BOT_SEED");
-    uint64_t seed = 1;
-    if (text && kv_u64(text, &seed) < 0) {
-        fprintf(stderr, "random: ARENA_BOT_SEED must be a whole number, not '%s'\n", text);
+    uint32_t seed;
+    if (bot_seed(&seed) < 0)
         return 2;
-    }
     bot_conn *bot = bot_connect("random", "1.0");
     if (!bot)
         return 1;

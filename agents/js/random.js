@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // random.js - the random bot in JavaScript: any legal action, uniformly, like
-// agents/random.c. Its choices come from ARENA_BOT_SEED (default 1) through a
-// PRNG of its own, so a match replays exactly. Run it from anywhere:
+// agents/random.c. Its choices come from botSeed() (ARENA_BOT_SEED, default
+// 1) through a PRNG of its own, so a match replays exactly. Run it from anywhere:
 //   referee play --bot "node agents/js/random.js" --bot build/agents/random
 // It imports the SDK by relative path, so Node finds the SDK's dependencies
 // in sdk/js/node_modules (install them with `npm ci --prefix sdk/js`).
-import { run } from "../../sdk/js/index.js";
+import { botSeed, run } from "../../sdk/js/index.js";
 
 // mulberry32: a 32-bit state stepped by a Weyl constant and mixed by two
 // multiply-xorshift rounds. Plenty for picking moves, and tiny.
@@ -20,8 +20,7 @@ function mulberry32(seed) {
   };
 }
 
-const seed = Number.parseInt(process.env.ARENA_BOT_SEED ?? "1", 10);
-const random = mulberry32(Number.isFinite(seed) ? seed : 1);
+const random = mulberry32(botSeed());
 
 await run((request) => Math.floor(random() * request.actions.length),
   { name: "random-js", version: "1.0" });

@@ -77,7 +77,7 @@ class Greedy:
 
 
 def main():
-    bot = Greedy(int(os.environ.get("ARENA_BOT_SEED", "1")))
+    bot = Greedy(arena_bot.bot_seed())
     arena_bot.run(bot, name="pygreedy", version="1.0")
 
 

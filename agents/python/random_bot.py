@@ -2,7 +2,8 @@
 """random_bot.py - the Python SDK's smallest bot: any legal action, uniformly.
 
 Run by the referee as `/usr/bin/python3 agents/python/random_bot.py`. Its
-choices come from ARENA_BOT_SEED (default 1), so a match replays exactly.
+choices come from arena_bot.bot_seed() (ARENA_BOT_SEED, default 1), so a
+match replays exactly.
 """
 import os
 import random
@@ -15,7 +16,7 @@ import arena_bot  # noqa: E402
 
 
 def main():
-    rng = random.Random(int(os.environ.get("ARENA_BOT_SEED", "1")))
+    rng = random.Random(arena_bot.bot_seed())
     arena_bot.run(lambda request: rng.choice(request.actions), name="pyrandom", version="1.0")
 
 

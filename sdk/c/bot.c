@@ -10,6 +10,7 @@
 #include <string.h>
 #include <zmq.h>
 #include "bot.h"
+#include "kv.h"
 #include "mps.h"
 #include "mpw.h"
 
@@ -288,5 +289,18 @@ int bot_close(bot_conn *b)
     free(b->actions);
     free(b->texts);
     free(b);
+    return 0;
+}
+
+int bot_seed(uint32_t *seed)
+{
+    const char *text = getenv("ARENA_BOT_SEED");
+    uint64_t value = 1;
+    if (text && (kv_u64(text, &value) < 0 || value > BOT_SEED_MAX)) {
+        fprintf(stderr, "ARENA_BOT_SEED must be a whole number from 0 to %u, not '%s'\n",
+                BOT_SEED_MAX, text);
+        return -1;
+    }
+    *seed = (uint32_t)value;
     return 0;
 }

@@ -18,7 +18,8 @@
  * observation as msgpack bytes (and as a decoded msgpack object), and the
  * legal actions, each with its notation and its msgpack map. Knowing no
  * game, this layer plays every game; a game's own layer (wc_bot.h for War
- * Chest) decodes the observation into that game's types.
+ * Chest) decodes the observation into that game's types. bot_seed gives
+ * the seed the referee chose for this seat's random choices.
  */
 #ifndef BOT_H
 #define BOT_H
@@ -82,6 +83,13 @@ const bot_result *bot_last_result(const bot_conn *bot);
 void bot_on_update(bot_conn *bot,
                    void (*fn)(void *user, int seat, const struct msgpack_object *action),
                    void *user);
+/* The seed for this seat's random choices: ARENA_BOT_SEED, which the
+ * referee sets from the match seed and the seat (1..2^31-1), so a match
+ * played again draws the same. Unset (a bot started by hand): 1. Returns 0
+ * with *seed set, or -1 with *seed untouched after printing to stderr why
+ * the value is not a whole number from 0 to BOT_SEED_MAX. */
+#define BOT_SEED_MAX 4294967295u
+int  bot_seed(uint32_t *seed);
 /* Closes the connection; returns 0. */
 int  bot_close(bot_conn *bot);
 

@@ -6,11 +6,13 @@
 // This file only gathers the public API, which mirrors the Python SDK's
 // (sdk/python/arena_bot) in camelCase. lib/run.js speaks the protocol
 // (../PROTOCOL.md), lib/messages.js and lib/observation.js decode it,
-// lib/hex.js knows the board, lib/wire.js frames msgpack.
+// lib/hex.js knows the board, lib/wire.js frames msgpack, lib/seed.js reads
+// the seed the referee chose for this seat's random choices.
 export { run, PROTOCOL } from "./lib/run.js";
 export { Request, Action, Welcome, Update, Result, InvalidChoice, ProtocolError }
   from "./lib/messages.js";
 export { Observation } from "./lib/observation.js";
 export { hexToAxial, axialToHex, hexDistance, neighbours, onBoard, boardHexes, inLine, between,
   LOCATIONS_2P, LOCATIONS_4P } from "./lib/hex.js";
+export { botSeed, SEED_MAX } from "./lib/seed.js";
 export { decodeMessage, encodeMessage, LIMITS } from "./lib/wire.js";

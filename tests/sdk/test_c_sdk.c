@@ -8,7 +8,8 @@
  * SDK's hello, sends it the fixtures' bytes, and checks every field the
  * transport (bot.h) and the War Chest layer (wc_bot.h) give the bot
  * against the same bytes decoded apart (mps.h). The fixtures' values tell
- * fields apart, so a field read from the wrong key shows.
+ * fields apart, so a field read from the wrong key shows. bot_seed is
+ * checked against the environments a bot may be started in.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -361,6 +362,33 @@ static void test_a_forfeit(void **state)
     unload(&end);
 }
 
+/* bot_seed: the referee's value, the documented fallback when unset, and
+ * a refusal (seed untouched) for anything not a whole number in range. */
+static void test_bot_seed(void **state)
+{
+    (void)state;
+    uint32_t seed = 0;
+    assert_int_equal(unsetenv("ARENA_BOT_SEED"), 0);
+    assert_int_equal(bot_seed(&seed), 0);
+    assert_int_equal(seed, 1);
+    const char *good[] = {"2147483647", "0", "4294967295", "42"};
+    const uint32_t want[] = {2147483647u, 0, 4294967295u, 42};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        assert_int_equal(setenv("ARENA_BOT_SEED", good[i], 1), 0);
+        assert_int_equal(bot_seed(&seed), 0);
+        assert_int_equal(seed, want[i]);
+    }
+    const char *bad[] = {"", "x", "-1", "+3", " 7", "7 ", "4294967296", "99999999999999999999999",
+                         "0x10", "1.5"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(setenv("ARENA_BOT_SEED", bad[i], 1), 0);
+        seed = 77;
+        assert_int_equal(bot_seed(&seed), -1);
+        assert_int_equal(seed, 77);
+    }
+    assert_int_equal(unsetenv("ARENA_BOT_SEED"), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -371,6 +399,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_match_of_fixtures),
         cmocka_unit_test(test_a_forfeit),
+        cmocka_unit_test(test_bot_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
 run() connects to the referee (ARENA_ENDPOINT, ARENA_TOKEN), and for each
 decision calls the bot with a decoded Request; the bot answers with one of
 request.actions, its index, or its notation text. See sdk/PROTOCOL.md for
-the messages underneath, and agents/python/ for sample bots.
+the messages underneath, and agents/python/ for sample bots. bot_seed() is
+the seed the referee chose for this seat's random choices.
 Needs Debian's python3-zmq and python3-msgpack (run with /usr/bin/python3).
 """
 from .client import PROTOCOL, Connection, run
@@ -14,8 +15,9 @@ from .hexes import (LOCATIONS_2P, LOCATIONS_4P, axial_to_hex, board_hexes, hex_d
                     hex_to_axial, in_line, neighbours, on_board)
 from .model import Action, InvalidChoice, ProtocolError, Request, Result, TimeControl, Update, Welcome
 from .observation import Observation, Pending, Player, Unit
+from .seed import SEED_MAX, bot_seed
 
-__all__ = ["run", "Connection", "PROTOCOL",
+__all__ = ["run", "Connection", "PROTOCOL", "bot_seed", "SEED_MAX",
            "Action", "Request", "Observation", "Unit", "Player", "Pending", "TimeControl",
            "Welcome", "Update", "Result", "InvalidChoice", "ProtocolError",
            "hex_to_axial", "axial_to_hex", "hex_distance", "neighbours", "on_board",
