@@ -618,6 +618,7 @@ static const char usage[] =
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
+    "  history BOT            a bot's rating over time: live Elo per match, or a ladder's fits\n"
     "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
     "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
@@ -697,6 +698,8 @@ int main(int argc, char **argv)
         return ac_rerun(n, rest);
     if (!strcmp(cmd, "check"))
         return cmd_check(n, rest);
+    if (!strcmp(cmd, "history"))
+        return ac_history(n, rest);
     if (!strcmp(cmd, "sprt"))
         return cmd_sprt(n, rest);
     if (!strcmp(cmd, "keygen"))

@@ -54,6 +54,8 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
 int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run);
 /* Catches SIGINT and SIGTERM from now on: the flag they set. */
 const volatile int *ac_catch_stops(void);
+/* arena history BOT (arena_cmd_history.c) */
+int ac_history(int argc, char **argv);
 /* arena ladder (arena_cmd_ladder.c) */
 int ac_ladder(int argc, char **argv);
 

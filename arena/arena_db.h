@@ -227,6 +227,19 @@ int  arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match 
 int  arena_db_match_kinds(arena_db *db, const arena_match_filter *f, arena_match_filter **out);
 void arena_match_free(arena_match *m);                                 /* the record */
 
+/* A bot's live Elo, one step per rated match it played, oldest first
+ * (rating_history): the match, when it finished, its tournament (0: none)
+ * or ladder ("": none), the bot's score (its first seat's), its Elo before
+ * and after, and its opponents' labels separated by spaces (cut at 511
+ * bytes). Count, with *out malloc'ed; or -1. */
+typedef struct arena_elo_step {
+    int64_t match_id, finished_ms, tournament_id;
+    char ladder[128];
+    double score, elo_before, elo_after;
+    char opponents[512];
+} arena_elo_step;
+int  arena_db_elo_history(arena_db *db, int64_t bot_id, arena_elo_step **out);
+
 /* ---- ladders ------------------------------------------------------------ */
 
 /* A ladder runs for as long as it is let: its matches carry its id and a

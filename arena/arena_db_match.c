@@ -585,3 +585,44 @@ void arena_match_free(arena_match *m)
     free(m->record);
     m->record = NULL;
 }
+
+/* A bot's live Elo match by match: its first seat's score, and the labels
+ * of the seats on other teams (its opponents), in seat order. */
+static const char ELO_HISTORY[] =
+    "SELECT h.match_id, m.finished_ms, coalesce(m.tournament_id, 0), coalesce(l.name, ''),"
+    " s.score, h.elo_before, h.elo_after,"
+    " coalesce((SELECT group_concat(label, ' ') FROM (SELECT " ADB_BOT_LABEL("b") " AS label"
+    "   FROM match_seats o JOIN bots b ON b.id = o.bot_id"
+    "   WHERE o.match_id = h.match_id AND o.team <> s.team ORDER BY o.seat)), '')"
+    " FROM rating_history h JOIN matches m ON m.id = h.match_id"
+    " LEFT JOIN ladders l ON l.id = m.ladder_id"
+    " JOIN match_seats s ON s.match_id = h.match_id AND s.seat = (SELECT min(seat)"
+    "   FROM match_seats WHERE match_id = h.match_id AND bot_id = h.bot_id)"
+    " WHERE h.bot_id = :bot ORDER BY h.match_id";
+
+static void elo_step_row(sqlite3_stmt *st, void *elem, const void *ctx)
+{
+    (void)ctx;
+    arena_elo_step *e = elem;
+    e->match_id = sqlite3_column_int64(st, 0);
+    e->finished_ms = sqlite3_column_int64(st, 1);
+    e->tournament_id = sqlite3_column_int64(st, 2);
+    adb_col_text(st, 3, e->ladder, sizeof e->ladder);
+    e->score = sqlite3_column_double(st, 4);
+    e->elo_before = sqlite3_column_double(st, 5);
+    e->elo_after = sqlite3_column_double(st, 6);
+    adb_col_text(st, 7, e->opponents, sizeof e->opponents);
+}
+
+int arena_db_elo_history(arena_db *db, int64_t bot_id, arena_elo_step **out)
+{
+    if (!out)
+        return -1;
+    *out = NULL;
+    sqlite3_stmt *st = db ? adb_stmt(db, ELO_HISTORY) : NULL;
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_int(st, ":bot", bot_id));
+    return adb_collect(st, rc, sizeof **out, elo_step_row, NULL, (void **)out);
+}

@@ -1,0 +1,171 @@
+/*
+ * arena_cmd_history.c - `arena history BOT`: a bot's rating over time, as
+ * a table, CSV or JSON. Without --ladder, its live Elo after each rated
+ * match (rating_history, arena_db_elo_history); with --ladder NAME, the
+ * ladder's Bradley-Terry fits of it (rating_fits, arena_db_fit_history).
+ * Names and labels come from outside and go through ac_put_text.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "arena_cmd.h"
+#include "arena_report.h"
+
+static const char history_help[] =
+    "usage: arena history BOT [--ladder NAME] [--format table|csv|json]\n"
+    "A bot's rating over time, oldest first. BOT is NAME (its newest version) or\n"
+    "NAME@VERSION. Without --ladder: its live Elo after each rated match it played, with\n"
+    "the match, when it finished (UTC), its tournament or ladder, the opponents, the bot's\n"
+    "score and the Elo change. With --ladder: each Bradley-Terry fit of that ladder that\n"
+    "rated it (arena ladder --fit-every), with the 95% interval's half-width and the games\n"
+    "the fit counted.\n";
+
+/* Milliseconds since the epoch as "2025-01-31T12:00:00Z". */
+static void put_time(FILE *out, int64_t ms)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char text[32];
+    if (!gmtime_r(&t, &tm) || !strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(text, sizeof text, "%" PRId64 "ms", ms);
+    fputs(text, out);
+}
+
+static void print_elo(FILE *out, int format, const arena_elo_step *s, int n)
+{
+    if (format == ARENA_TABLE)
+        fprintf(out, "%7s  %-20s  %5s  %7s  %7s  %6s  %s\n", "match", "finished", "score",
+                "before", "after", "change", "opponents, where");
+    else if (format == ARENA_CSV)
+        fputs("match,finished,tournament,ladder,score,elo_before,elo_after,change,opponents\n",
+              out);
+    else
+        fputs("[", out);
+    for (int i = 0; i < n; i++) {
+        const arena_elo_step *e = &s[i];
+        double change = e->elo_after - e->elo_before;
+        if (format == ARENA_JSON)
+            fprintf(out, "%s\n  {\"match\": %" PRId64 ", \"finished\": \"", i ? "," : "",
+                    e->match_id);
+        else
+            fprintf(out, format == ARENA_TABLE ? "%7" PRId64 "  " : "%" PRId64 ",", e->match_id);
+        put_time(out, e->finished_ms);
+        if (format == ARENA_TABLE) {
+            fprintf(out, "  %5.3g  %7.1f  %7.1f  %+6.1f  ", e->score, e->elo_before,
+                    e->elo_after, change);
+            ac_put_text(out, format, e->opponents);
+            if (e->tournament_id)
+                fprintf(out, ", tournament %" PRId64, e->tournament_id);
+            else if (e->ladder[0])
+                fputs(", ladder ", out);
+            ac_put_text(out, format, e->tournament_id ? "" : e->ladder);
+            fputc('\n', out);
+            continue;
+        }
+        if (format == ARENA_CSV) {
+            fprintf(out, ",%" PRId64 ",", e->tournament_id);
+            ac_put_text(out, format, e->ladder);
+            fprintf(out, ",%g,%.2f,%.2f,%.2f,", e->score, e->elo_before, e->elo_after, change);
+        } else {
+            fprintf(out, "\", \"tournament\": %" PRId64 ", \"ladder\": ", e->tournament_id);
+            ac_put_text(out, format, e->ladder);
+            fprintf(out, ", \"score\": %g, \"elo_before\": %.2f, \"elo_after\": %.2f,"
+                    " \"change\": %.2f, \"opponents\": ", e->score, e->elo_before,
+                    e->elo_after, change);
+        }
+        ac_put_text(out, format, e->opponents);
+        fputs(format == ARENA_JSON ? "}" : "\n", out);
+    }
+    if (format == ARENA_JSON)
+        fprintf(out, "%s]\n", n ? "\n" : "");
+}
+
+static void print_fits(FILE *out, int format, const int64_t *at_ms, const arena_fit_row *r,
+                       int n)
+{
+    if (format == ARENA_TABLE)
+        fprintf(out, "%4s  %-20s  %7s  %6s  %6s\n", "fit", "at", "rating", "ci95", "games");
+    else if (format == ARENA_CSV)
+        fputs("fit,at,rating,ci95,games\n", out);
+    else
+        fputs("[", out);
+    for (int i = 0; i < n; i++) {
+        if (format == ARENA_TABLE)
+            fprintf(out, "%4d  ", i + 1);
+        else if (format == ARENA_CSV)
+            fprintf(out, "%d,", i + 1);
+        else
+            fprintf(out, "%s\n  {\"fit\": %d, \"at\": \"", i ? "," : "", i + 1);
+        put_time(out, at_ms[i]);
+        if (format == ARENA_TABLE)
+            fprintf(out, "  %7.1f  %6.1f  %6d\n", r[i].rating, r[i].ci95, r[i].games);
+        else if (format == ARENA_CSV)
+            fprintf(out, ",%.2f,%.2f,%d\n", r[i].rating, r[i].ci95, r[i].games);
+        else
+            fprintf(out, "\", \"rating\": %.2f, \"ci95\": %.2f, \"games\": %d}", r[i].rating,
+                    r[i].ci95, r[i].games);
+    }
+    if (format == ARENA_JSON)
+        fprintf(out, "%s]\n", n ? "\n" : "");
+}
+
+/* Prints the history: 0, or 2 after the error line. */
+static int history(arena_db *db, const char *ref, const char *ladder, int format)
+{
+    arena_bot bot;
+    arena_ladder l;
+    if (arena_db_bot_by_name(db, ref, &bot) != 0)
+        return ac_fail("no bot '%s' (arena bot list shows them)", ref);
+    if (ladder && arena_db_ladder_get(db, ladder, &l) != 0)
+        return ac_fail("no ladder named '%s'", ladder);
+    if (ladder) {
+        int64_t *at = NULL;
+        arena_fit_row *rows = NULL;
+        int n = arena_db_fit_history(db, l.id, bot.id, &at, &rows);
+        if (n >= 0)
+            print_fits(stdout, format, at, rows, n);
+        free(at);
+        free(rows);
+        return n < 0 ? ac_fail("cannot read the ladder's fits") : 0;
+    }
+    arena_elo_step *steps;
+    int n = arena_db_elo_history(db, bot.id, &steps);
+    if (n < 0)
+        return ac_fail("cannot read the rating history");
+    print_elo(stdout, format, steps, n);
+    free(steps);
+    return 0;
+}
+
+int ac_history(int argc, char **argv)
+{
+    if (ac_help(argc, argv)) {
+        fputs(history_help, stdout);
+        return 0;
+    }
+    const char *ref = NULL, *ladder = NULL;
+    int format = ARENA_TABLE;
+    for (int i = 0; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(argv[i], "--ladder") && val) {
+            ladder = argv[++i];
+        } else if (!strcmp(argv[i], "--format") && val) {
+            if ((format = arena_report_format(val)) < 0)
+                return ac_fail("--format must be table, csv or json, not '%s'", val);
+            i++;
+        } else if (argv[i][0] != '-' && !ref) {
+            ref = argv[i];
+        } else {
+            return ac_fail("unknown option '%s' (see arena history --help)", argv[i]);
+        }
+    }
+    if (!ref)
+        return ac_fail("history needs a BOT (arena bot list shows them)");
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    int rc = history(db, ref, ladder, format);
+    arena_db_close(db);
+    return rc;
+}
