@@ -13,9 +13,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 lad=$(printf 'lad,"x\001y')
 
-A bot add r --cmd "$random" >/dev/null
-A bot add g --cmd "$greedy" >/dev/null
-A bot add idle --cmd "$random" >/dev/null
+A bot add r --no-test --cmd "$random" >/dev/null
+A bot add g --no-test --cmd "$greedy" >/dev/null
+A bot add idle --no-test --cmd "$random" >/dev/null
 A tournament --games 4 --concurrency 2 --memory-mb 0 --quiet g r
 A bot disable idle --reason "kept out of the ladder" >/dev/null
 A ladder --name "$lad" --matches 4 --fit-every 2 --concurrency 2 --memory-mb 0 2>"$tmp/ladder.err" \
