@@ -5,6 +5,7 @@
  * ladder's Bradley-Terry fits of it (rating_fits, arena_db_fit_history).
  * Names and labels come from outside and go through ac_put_text.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,7 @@ int ac_history(int argc, char **argv)
     int format = ARENA_TABLE;
     for (int i = 0; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        assert(argv[i]);                /* argv ends at argc */
         if (!strcmp(argv[i], "--ladder") && val) {
             ladder = argv[++i];
         } else if (!strcmp(argv[i], "--format") && val) {
