@@ -260,8 +260,13 @@ test_kill() {
         [ "$(cut -d" " -f5 "/proc/$p/stat" 2>/dev/null)" = "$pid" ] && echo "$p"
       done | head -1 || true)
   [ -n "$w" ] || fail "no worker of the arena found"
+  # The match folders of this arena's referees (each holds its folder's
+  # lock open): only these are ours to check, as other tests' referees
+  # make and leave folders in /tmp at the same time.
+  local ours; ours=$(folders_of_group "$pid")
   kill -9 "$w"                  # one worker first, mid-match
   sleep 0.5
+  ours=$(printf '%s\n%s\n' "$ours" "$(folders_of_group "$pid")" | sort -u)
   kill -9 -- "-$pid"            # then the whole process group
   wait "$pid" 2>/dev/null || true
   ARENA_GROUP=
@@ -275,11 +280,20 @@ test_kill() {
     kill -0 "$p" 2>/dev/null || no_remains_of "$p"
   done
   local left
-  left=$(for d in /tmp/arena-??????; do
-           [ -e "$d/.lock" ] && ! flock -n "$d/.lock" true && continue
-           [ -e "$d/.lock" ] && echo "$d"
-         done; true)
+  [ -n "$ours" ] || fail "no match folder of the arena's referees found"
+  left=$(for d in $ours; do [ -e "$d" ] && echo "$d"; done; true)
   [ -z "$left" ] || fail "match folders left: $left"
+}
+
+# The match folders whose locks the processes of process group $1 hold.
+folders_of_group() {
+  local p f l
+  for p in $(pgrep -g "$1"); do
+    for f in /proc/"$p"/fd/*; do
+      l=$(readlink "$f" 2>/dev/null) || continue
+      case $l in /tmp/arena-??????/.lock) dirname "$l" ;; esac
+    done
+  done | sort -u
 }
 
 # ---- kill -9 of a referee at any moment ----------------------------------------
