@@ -33,8 +33,8 @@ int ac_bot_test(int argc, char **argv);
 /* The check of bot test, as bot add runs it: plays a short match against
  * the random bot in each seat, reporting on `out` under `label`. 0 it
  * plays, 1 it does not (why), 2 it cannot be tried (the error printed). */
-int ac_bot_check(const char *label, const char *cmd, const char *cwd, FILE *out, char *why,
-                 size_t size);
+int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
+                 FILE *out, char *why, size_t size);
 
 /* arena replay|rerun|export MATCH_ID (arena_cmd_match.c) */
 int ac_replay(int argc, char **argv);

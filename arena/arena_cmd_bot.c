@@ -74,7 +74,7 @@ static int bot_add(int argc, char **argv)
         return ac_fail("bot add: no directory %s", b.cwd);
     if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
-    int tried = test ? ac_bot_check(b.name, b.cmd, b.cwd, stdout, err, sizeof err) : 0;
+    int tried = test ? ac_bot_check(b.name, b.cmd, b.cwd, b.env, stdout, err, sizeof err) : 0;
     if (tried == 1)
         return ac_fail("bot add %s: refused: it cannot play (%s); fix it, or register it "
                        "anyway with --no-test", b.name, err);

@@ -23,6 +23,7 @@
 #include "game.h"
 #include "kv.h"
 #include "ref_log.h"
+#include "ref_env.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_sandbox.h"
@@ -47,6 +48,7 @@ static const char test_help[] =
 
 typedef struct check_opts {
     const char *cmd, *cwd, *opponent;
+    const char *env;              /* the bot's registered NAME=VALUE lines, or NULL */
     int64_t move_ms, handshake_ms;
     int64_t memory_mb;            /* -1: the referee's default */
 } check_opts;
@@ -132,6 +134,12 @@ static int play_seat(const check_opts *o, const char *label, int seat, FILE *out
     c.seed = 0x5eed0 + (uint64_t)seat;
     c.nbots = 2;
     c.bot_cmd[seat] = o->cmd;
+    ref_env env;
+    if (ref_env_parse(&env, o->env ? o->env : "", err, size) < 0) {
+        game_options_free(options);
+        return -1;
+    }
+    c.bot_env[seat] = env.entry;
     c.bot_cwd[seat] = o->cwd && o->cwd[0] ? o->cwd : NULL;
     c.bot_cmd[1 - seat] = o->opponent;
     c.move_ms = o->move_ms;
@@ -189,13 +197,13 @@ static int check(const check_opts *o, const char *label, FILE *out, char *why, s
     return 0;
 }
 
-int ac_bot_check(const char *label, const char *cmd, const char *cwd, FILE *out, char *why,
-                 size_t size)
+int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
+                 FILE *out, char *why, size_t size)
 {
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
-    check_opts o = { .cmd = cmd, .cwd = cwd, .opponent = opponent, .move_ms = 1000,
-                     .handshake_ms = 10000 };
+    check_opts o = { .cmd = cmd, .cwd = cwd, .env = env, .opponent = opponent,
+                     .move_ms = 1000, .handshake_ms = 10000, .memory_mb = -1 };
     return check(&o, label, out, why, size);
 }
 
@@ -246,6 +254,7 @@ int ac_bot_test(int argc, char **argv)
         if (found != 0)
             return ac_fail("bot test: no bot '%s'", name);
         o.cmd = b.cmd;
+        o.env = b.env;
         o.cwd = b.cwd;
     }
     char why[512];

@@ -22,7 +22,9 @@ if [ -f "$bots" ]; then
         if printf '%s\n' "$known" | grep -qxF "$name"; then
             continue
         fi
-        arena bot add "$name" --cmd "$cmd"
+        # Registered untried: the workers run the bots, in their own
+        # containers; the coordinator's may not be able to sandbox one.
+        arena bot add "$name" --no-test --cmd "$cmd"
     done
 fi
 if [ $# -eq 0 ] && [ -n "${ARENA_COMMAND:-}" ]; then

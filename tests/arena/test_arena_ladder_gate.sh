@@ -32,9 +32,9 @@ opponents() {
 }
 id_of() { sql "SELECT id FROM bots WHERE name = '$1' AND version = '$2'"; }
 
-A bot add x --cmd "$random" --version 1 >/dev/null
-A bot add other --cmd "$random" >/dev/null
-A bot add x --cmd "$greedy" --version 2 >/dev/null
+A bot add x --no-test --cmd "$random" --version 1 >/dev/null
+A bot add other --no-test --cmd "$random" >/dev/null
+A bot add x --no-test --cmd "$greedy" --version 2 >/dev/null
 x1=$(id_of x 1) x2=$(id_of x 2)
 
 # 1. Stopped mid-trial: 4 matches, the trial's pair first.
@@ -69,8 +69,8 @@ PY
 ladder_ok=$(A check 2>&1) || fail "arena check: $ladder_ok"
 
 # 3. A weaker new version fails and is disabled with the reason.
-A bot add g --cmd "$greedy" --version 1 >/dev/null
-A bot add g --cmd "$random" --version 2 >/dev/null
+A bot add g --no-test --cmd "$greedy" --version 1 >/dev/null
+A bot add g --no-test --cmd "$random" --version 2 >/dev/null
 g1=$(id_of g 1) g2=$(id_of g 2)
 : >"$tmp/log"
 ladder --name fail --matches 30 || fail "failing run: exit $?"
@@ -92,8 +92,8 @@ grep -q "g@2 let in by hand after its SPRT gate against g@1" "$tmp/log" || fail 
 [ "$(opponents "$g2" | wc -l)" -gt "$n" ] || fail "the enabled version did not play"
 
 # 4. The cap: undecided after 4 games, disabled as inconclusive.
-A bot add c --cmd "$random" --version 1 >/dev/null
-A bot add c --cmd "$random" --version 2 >/dev/null
+A bot add c --no-test --cmd "$random" --version 1 >/dev/null
+A bot add c --no-test --cmd "$random" --version 2 >/dev/null
 : >"$tmp/log"
 ladder --name cap --matches 12 --gate-max-games 4 || fail "capped run: exit $?"
 json <<'PY' || fail "capped bot list: $(cat "$tmp/bots.json")"
