@@ -4,6 +4,7 @@
  * while a ladder runs; the ladder picks the change up within seconds.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ static int bot_add(int argc, char **argv)
     int test = 1;
     for (int i = 2; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        assert(argv[i]);                /* argv ends at argc */
         if (!strcmp(argv[i], "--env") && v) {
             if (ref_env_append(b.env, sizeof b.env, v, err, sizeof err) < 0)
                 return ac_fail("bot add: %s", err);

@@ -16,6 +16,7 @@
  * (no freezer), and unmetered, interleaved in the same rounds.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -237,6 +238,7 @@ static int accounting_round(const ref_config *boxed, const char *lean, int from,
 static void accounting_print(double us[][3], int rounds, double sdk_us)
 {
     double frozen[ROUNDS], metered[ROUNDS], bare[ROUNDS], cost[ROUNDS], meter[ROUNDS];
+    assert(rounds >= 1 && rounds <= ROUNDS);
     for (int r = 0; r < rounds; r++) {
         frozen[r] = us[r][0];
         metered[r] = us[r][1];
