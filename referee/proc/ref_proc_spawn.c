@@ -563,6 +563,167 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
     return 0;
 }
 
+/* What ref_proc_start builds before the fork, stage by stage; freed by
+ * spawn_work_free whatever happened. */
+struct spawn_work {
+    ref_cmd           cmd;
+    ref_argv          bw;           /* bwrap's arguments, when sandboxed */
+    struct child_plan c;
+    struct spawn_fds  f;
+    char              program[PATH_MAX], scratch[PATH_MAX + 8];
+    char              home[PATH_MAX + 16], tmpdir[PATH_MAX + 16];
+};
+
+static void spawn_work_free(struct spawn_work *w)
+{
+    free(w->c.envp);
+    w->c.envp = NULL;
+    ref_argv_free(&w->bw);
+    ref_cmd_free(&w->cmd);
+    close_spawn_fds(&w->f);
+}
+
+/* Who the bot will be: its uid, its control group, its folders and its
+ * environment. 0, or -1 with err. */
+static int settle_identity(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
+                           const ref_limits *lim, struct spawn_work *w, char *err, size_t errsize)
+{
+    struct child_plan *c = &w->c;
+    if (sb && sb->uid_pool &&
+        ref_sandbox_uid_acquire(sb, &c->uid, &p->uid_lock, err, errsize) < 0)
+        return -1;
+    c->set_uid = p->uid_lock >= 0;
+    ref_cg_limits cgl = { lim->memory_bytes, lim->max_processes, lim->cpu_millis };
+    if (sb && ref_cg_create(&p->cg, &sb->cg, &cgl, err, errsize) < 0)
+        return -1;
+    p->sandboxed = sb && sb->namespaces;
+    snprintf(w->home, sizeof w->home, "HOME=/tmp");
+    snprintf(w->tmpdir, sizeof w->tmpdir, "TMPDIR=/tmp");
+    if (sb && s->share_dir) {
+        if (c->set_uid && give_folder(s->share_dir, c->uid, err, errsize) < 0)
+            return -1;
+        if (!p->sandboxed) {
+            /* No private /tmp: the scratch folder is in the seat's. */
+            snprintf(w->scratch, sizeof w->scratch, "%s/tmp", s->share_dir);
+            if (mkdir(w->scratch, 0700) != 0 ||
+                (c->set_uid && chown(w->scratch, c->uid, c->uid) != 0)) {
+                set_err(err, errsize, "cannot make %s: %s", w->scratch, strerror(errno));
+                return -1;
+            }
+            snprintf(w->home, sizeof w->home, "HOME=%s", w->scratch);
+            snprintf(w->tmpdir, sizeof w->tmpdir, "TMPDIR=%s", w->scratch);
+        }
+    }
+    char *clean[] = { CLEAN_PATH, "LANG=C.UTF-8", w->home, w->tmpdir, NULL };
+    c->envp = build_env(sb ? clean : environ, s->env, w->cmd.assign, err, errsize);
+    return c->envp ? 0 : -1;
+}
+
+/* What to exec: the program found, and under the sandbox bwrap's
+ * arguments around it (a bot whose folder no user of the pool may read
+ * keeps the referee's uid, or is refused under --sandbox strict). 0, or
+ * -1 with err. */
+static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
+                     const ref_limits *lim, struct spawn_work *w, char *err, size_t errsize)
+{
+    struct child_plan *c = &w->c;
+    ref_cmd *cmd = &w->cmd;
+    c->path = c->shown = cmd->argv[0];
+    if (!strchr(cmd->argv[0], '/')) {
+        if (find_program(cmd->argv[0], c->envp, sb != NULL, w->program, sizeof w->program) < 0) {
+            set_err(err, errsize, "command not found: %s", cmd->argv[0]);
+            return -1;
+        }
+        c->path = w->program;
+    }
+    if (!p->sandboxed) {
+        c->argv = cmd->argv;
+        return 0;
+    }
+    cmd->argv[0] = (char *)c->path;   /* the init execs what we found */
+    ref_sandbox_view v = { (const char *const *)cmd->argv, s->cwd, s->share_dir,
+                           lim->memory_bytes, s->share_net, 0, "" };
+    if (ref_sandbox_bwrap_argv(sb, &v, &w->bw) == 0 && v.unreadable[0] && c->set_uid) {
+        /* No user of the pool may read the bot's folder (a private
+         * temporary folder, say): it keeps the referee's uid. */
+        if (sb->mode == REF_SANDBOX_STRICT) {
+            set_err(err, errsize, "--sandbox strict: the bot's user cannot read %s; "
+                    "let other users read it (chmod o+rx)", v.unreadable);
+            return -1;
+        }
+        ref_sandbox_note_once("uid: some bots keep the referee's user: others cannot "
+                              "read their folders (such as %s)", v.unreadable);
+        ref_sandbox_uid_release(&p->uid_lock);
+        c->set_uid = 0;
+        p->shared_uid = 1;
+        if (s->share_dir && give_folder(s->share_dir, geteuid(), err, errsize) < 0)
+            return -1;
+        v.as_referee = 1;
+        ref_argv_free(&w->bw);
+        ref_sandbox_bwrap_argv(sb, &v, &w->bw);
+    }
+    if (w->bw.failed || !w->bw.v) {
+        set_err(err, errsize, "out of memory");
+        return -1;
+    }
+    c->path = sb->bwrap;
+    c->argv = w->bw.v;
+    c->cwd = "/";    /* bwrap enters the bot's folder inside */
+    return 0;
+}
+
+/* The log file and the pipes between the referee and the child (the
+ * report and stop pipes only for a sandbox's init). 0, or -1 with err. */
+static int open_channels(const ref_spawn *s, const ref_proc *p, struct spawn_work *w, char *err,
+                         size_t errsize)
+{
+    struct spawn_fds *f = &w->f;
+    if (s->log_path) {
+        f->log = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (f->log < 0) {
+            set_err(err, errsize, "cannot open log file %s: %s", s->log_path,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    if (pipe2(f->out, O_CLOEXEC) != 0 || pipe2(f->status, O_CLOEXEC) != 0 ||
+        pipe2(f->go, O_CLOEXEC) != 0 ||
+        (p->sandboxed && (pipe2(f->report, O_CLOEXEC) != 0 || pipe2(f->stop, O_CLOEXEC) != 0))) {
+        set_err(err, errsize, "cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    w->c.out_w = f->out[1];
+    w->c.status_w = f->status[1];
+    w->c.go_r = f->go[0];
+    w->c.go_w = f->go[1];
+    w->c.report_w = f->report[1];
+    w->c.stop_r = f->stop[0];
+    return 0;
+}
+
+/* The launched child's ends of the channels become p's. */
+static void adopt_child(ref_proc *p, struct spawn_fds *f, const ref_limits *lim)
+{
+    int fl = fcntl(f->out[0], F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(f->out[0], F_SETFL, fl | O_NONBLOCK);
+    if (f->report[0] >= 0)
+        (void)fcntl(f->report[0], F_SETFL, O_NONBLOCK);
+    p->live = 1;
+#ifdef SYS_pidfd_open
+    p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+    if (p->pidfd < 0)
+        p->pidfd = -1; /* kernel < 5.3: callers poll ref_proc_exited */
+#endif
+    p->out_fd = f->out[0];
+    p->log_fd = f->log;
+    p->report_fd = f->report[0];
+    p->stop_fd = f->stop[1];   /* closing it tells the init to stop */
+    f->out[0] = f->log = f->report[0] = f->stop[1] = -1;
+    p->log_cap = lim->log_bytes;
+    p->ends_in_nl = 1;
+}
+
 int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
 {
     static const ref_limits no_limits;
@@ -582,139 +743,31 @@ int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
     const ref_limits *lim = s->lim ? s->lim : &no_limits;
     const ref_sandbox *sb = s->sandbox && s->sandbox->mode != REF_SANDBOX_NONE ? s->sandbox
                                                                             : NULL;
-    ref_cmd cmd;
-    if (ref_cmd_parse(&cmd, s->cmd, err, errsize) < 0)
+    struct spawn_work *w = calloc(1, sizeof *w);
+    if (!w) {
+        set_err(err, errsize, "out of memory");
         return -1;
-    struct spawn_fds f = { -1, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
-    struct child_plan c = { .cwd = s->cwd, .parent = getpid(), .report_w = -1, .stop_r = -1 };
-    ref_argv bw = { 0 };
-    char program[PATH_MAX], scratch[PATH_MAX + 8], home[PATH_MAX + 16], tmpdir[PATH_MAX + 16];
-    char *clean[] = { CLEAN_PATH, "LANG=C.UTF-8", home, tmpdir, NULL };
+    }
+    w->f = (struct spawn_fds){ -1, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+    w->c = (struct child_plan){ .cwd = s->cwd, .parent = getpid(), .report_w = -1,
+                                .stop_r = -1 };
     int ok = 0;
-
-    /* Who the bot will be: its uid, its control group, its folders. */
-    if (sb && sb->uid_pool &&
-        ref_sandbox_uid_acquire(sb, &c.uid, &p->uid_lock, err, errsize) < 0)
-        goto out;
-    c.set_uid = p->uid_lock >= 0;
-    ref_cg_limits cgl = { lim->memory_bytes, lim->max_processes, lim->cpu_millis };
-    if (sb && ref_cg_create(&p->cg, &sb->cg, &cgl, err, errsize) < 0)
-        goto out;
-    p->sandboxed = sb && sb->namespaces;
-    snprintf(home, sizeof home, "HOME=/tmp");
-    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=/tmp");
-    if (sb && s->share_dir) {
-        if (c.set_uid && give_folder(s->share_dir, c.uid, err, errsize) < 0)
-            goto out;
-        if (!p->sandboxed) {
-            /* No private /tmp: the scratch folder is in the seat's. */
-            snprintf(scratch, sizeof scratch, "%s/tmp", s->share_dir);
-            if (mkdir(scratch, 0700) != 0 ||
-                (c.set_uid && chown(scratch, c.uid, c.uid) != 0)) {
-                set_err(err, errsize, "cannot make %s: %s", scratch, strerror(errno));
-                goto out;
-            }
-            snprintf(home, sizeof home, "HOME=%s", scratch);
-            snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", scratch);
+    if (ref_cmd_parse(&w->cmd, s->cmd, err, errsize) < 0) {
+        free(w);
+        return -1;
+    }
+    if (settle_identity(p, s, sb, lim, w, err, errsize) == 0 &&
+        plan_exec(p, s, sb, lim, w, err, errsize) == 0 &&
+        open_channels(s, p, w, err, errsize) == 0) {
+        struct limit_plan lp[MAX_LIMITS];
+        int nl = plan_limits(lim, p, w->c.set_uid, lp);
+        if (launch(p, &w->c, &w->f, lp, nl, err, errsize) == 0) {
+            adopt_child(p, &w->f, lim);
+            ok = 1;
         }
     }
-    c.envp = build_env(sb ? clean : environ, s->env, cmd.assign, err, errsize);
-    if (!c.envp)
-        goto out;
-
-    /* What to exec. */
-    c.path = c.shown = cmd.argv[0];
-    if (!strchr(cmd.argv[0], '/')) {
-        if (find_program(cmd.argv[0], c.envp, sb != NULL, program, sizeof program) < 0) {
-            set_err(err, errsize, "command not found: %s", cmd.argv[0]);
-            goto out;
-        }
-        c.path = program;
-    }
-    if (p->sandboxed) {
-        cmd.argv[0] = (char *)c.path;   /* the init execs what we found */
-        ref_sandbox_view v = { (const char *const *)cmd.argv, s->cwd, s->share_dir,
-                               lim->memory_bytes, s->share_net, 0, "" };
-        if (ref_sandbox_bwrap_argv(sb, &v, &bw) == 0 && v.unreadable[0] && c.set_uid) {
-            /* No user of the pool may read the bot's folder (a private
-             * temporary folder, say): it keeps the referee's uid. */
-            if (sb->mode == REF_SANDBOX_STRICT) {
-                set_err(err, errsize, "--sandbox strict: the bot's user cannot read %s; "
-                        "let other users read it (chmod o+rx)", v.unreadable);
-                goto out;
-            }
-            ref_sandbox_note_once("uid: some bots keep the referee's user: others cannot "
-                                  "read their folders (such as %s)", v.unreadable);
-            ref_sandbox_uid_release(&p->uid_lock);
-            c.set_uid = 0;
-            p->shared_uid = 1;
-            if (s->share_dir && give_folder(s->share_dir, geteuid(), err, errsize) < 0)
-                goto out;
-            v.as_referee = 1;
-            ref_argv_free(&bw);
-            ref_sandbox_bwrap_argv(sb, &v, &bw);
-        }
-        if (bw.failed || !bw.v) {
-            set_err(err, errsize, "out of memory");
-            goto out;
-        }
-        c.path = sb->bwrap;
-        c.argv = bw.v;
-        c.cwd = "/";    /* bwrap enters the bot's folder inside */
-    } else {
-        c.argv = cmd.argv;
-    }
-    struct limit_plan lp[MAX_LIMITS];
-    int nl = plan_limits(lim, p, c.set_uid, lp);
-
-    if (s->log_path) {
-        f.log = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (f.log < 0) {
-            set_err(err, errsize, "cannot open log file %s: %s", s->log_path,
-                    strerror(errno));
-            goto out;
-        }
-    }
-    if (pipe2(f.out, O_CLOEXEC) != 0 || pipe2(f.status, O_CLOEXEC) != 0 ||
-        pipe2(f.go, O_CLOEXEC) != 0 ||
-        (p->sandboxed && (pipe2(f.report, O_CLOEXEC) != 0 || pipe2(f.stop, O_CLOEXEC) != 0))) {
-        set_err(err, errsize, "cannot create a pipe: %s", strerror(errno));
-        goto out;
-    }
-    c.out_w = f.out[1];
-    c.status_w = f.status[1];
-    c.go_r = f.go[0];
-    c.go_w = f.go[1];
-    c.report_w = f.report[1];
-    c.stop_r = f.stop[0];
-    if (launch(p, &c, &f, lp, nl, err, errsize) < 0)
-        goto out;
-
-    int fl = fcntl(f.out[0], F_GETFL);
-    if (fl >= 0)
-        (void)fcntl(f.out[0], F_SETFL, fl | O_NONBLOCK);
-    if (f.report[0] >= 0)
-        (void)fcntl(f.report[0], F_SETFL, O_NONBLOCK);
-    p->live = 1;
-#ifdef SYS_pidfd_open
-    p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
-    if (p->pidfd < 0)
-        p->pidfd = -1; /* kernel < 5.3: callers poll ref_proc_exited */
-#endif
-    p->out_fd = f.out[0];
-    p->log_fd = f.log;
-    p->report_fd = f.report[0];
-    p->stop_fd = f.stop[1];   /* closing it tells the init to stop */
-    f.out[0] = f.log = f.report[0] = f.stop[1] = -1;
-    p->log_cap = lim->log_bytes;
-    p->ends_in_nl = 1;
-    ok = 1;
-
-out:
-    free(c.envp);
-    ref_argv_free(&bw);
-    ref_cmd_free(&cmd);
-    close_spawn_fds(&f);
+    spawn_work_free(w);
+    free(w);
     if (!ok) {
         ref_cg_destroy(&p->cg);
         ref_sandbox_uid_release(&p->uid_lock);
