@@ -101,8 +101,8 @@ static int set_format(void *ctx, const char *flag, const char *value, char *err,
 {
     if ((*(int *)ctx = arena_format_parse(value)) >= 0)
         return 0;
-    snprintf(err, size, "--format must be round-robin, gauntlet, teams or free-for-all, not '%s'",
-             value);
+    snprintf(err, size, "--format must be round-robin, gauntlet, teams, free-for-all, swiss or "
+             "knockout, not '%s'", value);
     return -1;
 }
 
@@ -313,7 +313,12 @@ static int cmd_tournament(int argc, char **argv)
     const cli_flag own[] = {
         CLI_CALL("--format", "F", "round-robin (default), gauntlet (the first bot plays all "
                  "others), teams (2 v 2, partners rotating over every split), or free-for-all "
-                 "(games of 3 or more seats, each for itself)", set_format, &spec.format),
+                 "(games of 3 or more seats, each for itself), swiss (--rounds rounds, each "
+                 "pairing bots of equal score) or knockout (seeded by rating, the winner of "
+                 "each tie goes on); swiss and knockout plan a round when the one before is "
+                 "stored", set_format, &spec.format),
+        CLI_NUM("--rounds", CLI_INT, "R", "swiss: rounds to play (default: enough to leave "
+                "one winner, ceil(log2 bots))", &spec.rounds, 1, 63),
         CLI_NUM("--games", CLI_INT, "N", "games per pairing, even: seed pairs with seats "
                 "swapped (default 10)", &spec.games, 2, ARENA_MAX_GAMES),
         CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", &resume),
@@ -343,7 +348,13 @@ static int cmd_tournament(int argc, char **argv)
         ac_fail("%s", err);
         goto out;
     }
-    if (arena_plan_size(spec.format, seats, spec.nbots, spec.games, &why) < 0) {
+    if (spec.rounds && spec.format != ARENA_SWISS) {
+        ac_fail("--rounds is for --format swiss");
+        goto out;
+    }
+    while (spec.format == ARENA_SWISS && spec.rounds < 63 && 1 << spec.rounds < spec.nbots)
+        spec.rounds++;             /* none given: ceil(log2 bots), one winner left */
+    if (arena_spec_plan_size(&spec, seats, &why) < 0) {
         ac_fail("%s", why);
         goto out;
     }
@@ -608,7 +619,7 @@ static int cmd_sprt(int argc, char **argv)
 static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
     "  bot add|list|...       register bots and versions; retire, disable, enable\n"
-    "  tournament             round-robin or gauntlet, run in parallel, resumable\n"
+    "  tournament             round-robin, gauntlet, teams, free-for-all, swiss, knockout\n"
     "  ladder                 a competition that runs until stopped and rates bots as it goes\n"
     "  standings              rank, Elo with 95%% interval, games, W-D-L, score\n"
     "  crosstable             results pair by pair\n"

@@ -125,7 +125,7 @@ int  arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *er
 typedef struct arena_tournament {
     int64_t id;
     char game[32];            /* the game's registry name */
-    char format[16];          /* round-robin, gauntlet, teams */
+    char format[16];          /* round-robin, ..., "swiss rounds=R", knockout */
     int  games;               /* per pairing */
     char options[512];        /* game options text, e.g. "players=2 setup=draft ..." */
     uint64_t seed;
@@ -154,6 +154,12 @@ int  arena_db_tournament_finish(arena_db *db, int64_t id);
 /* game_index values already stored, from `from` on, ascending, at most
  * `limit` of them (0: all); *out malloc'ed. Count or -1. */
 int  arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int **out);
+/* Swiss and knockout seed their entrants by rating at the start: each
+ * bot's rating before its first match of tournament `id` (none yet: its
+ * live rating), into elo[i] for bot[i], so a resumed event seeds as its
+ * first run did. 0, or -1 on an error. */
+int  arena_db_tournament_start_elo(arena_db *db, int64_t id, int nbots, const int64_t *bot,
+                                   double *elo);
 
 /* ---- claims: arenas sharing a tournament (arena_db_claim.c) -------------- */
 

@@ -282,3 +282,40 @@ int arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int 
         rc = adb_bind_int(st, ":limit", limit > 0 ? limit : -1);
     return adb_collect(st, rc, sizeof **out, index_row, NULL, (void **)out);
 }
+
+/* Each entrant's rating before its first match of the tournament; an
+ * entrant with none yet: its live rating (the start for a new bot). */
+static const char T_START_ELO[] =
+    "SELECT COALESCE((SELECT h.elo_before FROM rating_history h"
+    "                 JOIN matches m ON m.id = h.match_id"
+    "                 WHERE m.tournament_id = :tournament AND h.bot_id = :bot"
+    "                 ORDER BY h.match_id LIMIT 1),"
+    "                (SELECT elo FROM ratings WHERE bot_id = :bot), :start)";
+
+static void real_row(sqlite3_stmt *st, void *out, const void *ctx)
+{
+    (void)ctx;
+    *(double *)out = sqlite3_column_double(st, 0);
+}
+
+int arena_db_tournament_start_elo(arena_db *db, int64_t id, int nbots, const int64_t *bot,
+                                  double *elo)
+{
+    for (int i = 0; db && i < nbots; i++) {
+        sqlite3_stmt *st = adb_stmt(db, T_START_ELO);
+        if (!st)
+            return -1;
+        double *got = NULL;
+        int rc = adb_bind_int(st, ":tournament", id);
+        ADB_BIND(adb_bind_int(st, ":bot", bot[i]));
+        ADB_BIND(sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, ":start"),
+                                     ARENA_ELO_START));
+        if (adb_collect(st, rc, sizeof *got, real_row, NULL, (void **)&got) != 1) {
+            free(got);
+            return -1;
+        }
+        elo[i] = *got;
+        free(got);
+    }
+    return db ? 0 : -1;
+}

@@ -7,8 +7,9 @@
 #include "arena_plan.h"
 
 static const char *const format_names[] = { "round-robin", "gauntlet", "teams",
-                                            "free-for-all" };
-#define NFORMATS 4
+                                            "free-for-all", "swiss", "knockout" };
+#define NFORMATS 6
+#define NPLANS 4    /* formats planned here; the others are events */
 
 int arena_format_parse(const char *name)
 {
@@ -43,7 +44,7 @@ static long pairings(int format, int seats, int nbots)
 
 int arena_plan_size(int format, int seats, int nbots, int games, const char **why)
 {
-    if (format < 0 || format >= NFORMATS) {
+    if (format < 0 || format >= NPLANS) {
         *why = "format must be round-robin, gauntlet, teams or free-for-all";
         return -1;
     }

@@ -14,7 +14,8 @@
 
 #include <stdint.h>
 
-enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS, ARENA_FREE_FOR_ALL };
+enum { ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS, ARENA_FREE_FOR_ALL,
+       ARENA_SWISS, ARENA_KNOCKOUT };   /* the last two: events, arena_events.h */
 
 /* The largest plan: games per pairing, and matches in all. */
 #define ARENA_MAX_GAMES   1000000
@@ -27,7 +28,8 @@ typedef struct arena_game {
     int      seat[4];     /* indexes into the tournament's bot list */
 } arena_game;
 
-/* Parses "round-robin" / "gauntlet" / "teams" / "free-for-all"; -1 if none. */
+/* Parses "round-robin" / "gauntlet" / "teams" / "free-for-all" / "swiss" /
+ * "knockout"; -1 if none. */
 int  arena_format_parse(const char *name);
 const char *arena_format_name(int format);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
+#include "arena_events.h"
 #include "arena_jobs.h"
 #include "arena_plan.h"
 #include "arena_pool.h"
@@ -45,7 +46,10 @@ void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament
 {
     memset(t, 0, sizeof *t);
     snprintf(t->game, sizeof t->game, "%s", s->game);
-    snprintf(t->format, sizeof t->format, "%s", arena_format_name(s->format));
+    if (s->format == ARENA_SWISS)
+        snprintf(t->format, sizeof t->format, "swiss rounds=%d", s->rounds);
+    else
+        snprintf(t->format, sizeof t->format, "%s", arena_format_name(s->format));
     t->games = s->games;
     snprintf(t->options, sizeof t->options, "%s", s->options);
     t->seed = s->seed;
@@ -67,7 +71,13 @@ int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
 {
     arena_spec_default(s);
     snprintf(s->game, sizeof s->game, "%s", t->game);
-    s->format = arena_format_parse(t->format);
+    int rounds, end = 0;
+    if (sscanf(t->format, "swiss rounds=%d%n", &rounds, &end) == 1 && !t->format[end]) {
+        s->format = ARENA_SWISS;
+        s->rounds = rounds;
+    } else {
+        s->format = arena_format_parse(t->format);
+    }
     s->games = t->games;
     snprintf(s->options, sizeof s->options, "%s", t->options);
     s->seed = t->seed;
@@ -102,6 +112,14 @@ int arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, siz
         rc = game_shape(o, seats, teams, err, size);
     game_options_free(o);
     return rc;
+}
+
+int arena_spec_plan_size(const arena_spec *s, int seats, const char **why)
+{
+    if (s->format == ARENA_SWISS || s->format == ARENA_KNOCKOUT)
+        return seats == 2 ? arena_event_size(s->format, s->nbots, s->games, s->rounds, why)
+                          : (*why = "Swiss and knockout are for 2-player games", -1);
+    return arena_plan_size(s->format, seats, s->nbots, s->games, why);
 }
 
 int arena_check_command(const char *cmd, const char *cwd, char *err, size_t size)
@@ -283,6 +301,87 @@ static int cursor_next(plan_cursor *c, arena_db *db, int64_t tid, int *index)
     return 0;
 }
 
+/* ---- events (Swiss, knockout): rounds planned from stored results ---------- */
+
+typedef struct event_state {
+    int size;                          /* 0: not an event */
+    int stale;                         /* scores to read again: another arena stores too */
+    int seed_order[ARENA_EVENT_MAX_BOTS];
+    arena_event_score *scores;         /* by game index */
+    unsigned char *submitted;          /* by game index: handed to a worker here */
+    arena_event ev;
+} event_state;
+
+/* The stored scores from the database, the event replayed from them: 0,
+ * or -1 with err. */
+static int event_load(event_state *e, const arena_spec *spec, arena_db *db, int64_t tid,
+                      char *err, size_t size)
+{
+    arena_match *m = NULL;
+    arena_match_filter f = { .tournament_id = tid };
+    int n = arena_db_match_list(db, &f, &m);
+    if (n < 0) {
+        snprintf(err, size, "cannot read the tournament's matches");
+        return -1;
+    }
+    memset(e->scores, 0, (size_t)e->size * sizeof *e->scores);
+    for (int i = 0; i < n; i++)
+        if (m[i].game_index >= 0 && m[i].game_index < e->size && m[i].seats == 2)
+            e->scores[m[i].game_index] = (arena_event_score){ 1, { m[i].score[0],
+                                                                   m[i].score[1] } };
+    free(m);
+    e->stale = 0;
+    arena_event_replay(spec->format, spec->nbots, spec->games, spec->rounds, spec->seed,
+                       e->seed_order, e->scores, &e->ev);
+    return 0;
+}
+
+/* Seeds the entrants by their rating at the start
+ * (arena_db_tournament_start_elo) and loads what is stored; 0, or -1 with err. */
+static int event_start(event_state *e, const arena_spec *spec, int total, arena_db *db,
+                       int64_t tid, char *err, size_t size)
+{
+    double elo[ARENA_EVENT_MAX_BOTS];
+    e->size = total;
+    e->scores = calloc((size_t)total, sizeof *e->scores);
+    e->submitted = calloc((size_t)total, 1);
+    if (!e->scores || !e->submitted ||
+        arena_db_tournament_start_elo(db, tid, spec->nbots, spec->bot, elo) < 0) {
+        snprintf(err, size, "cannot read the entrants' ratings");
+        return -1;
+    }
+    for (int i = 0; i < spec->nbots; i++) {    /* strongest first; ties: entrant order */
+        int j = i;
+        for (; j > 0 && elo[i] > elo[e->seed_order[j - 1]]; j--)
+            e->seed_order[j] = e->seed_order[j - 1];
+        e->seed_order[j] = i;
+    }
+    return event_load(e, spec, db, tid, err, size);
+}
+
+/* The plan's game `index`, or the event's (from the round being played):
+ * 0, or -1 if the event has no such game now. */
+static int planned_game(const event_state *e, const arena_spec *spec, int seats, int index,
+                        arena_game *g)
+{
+    if (!e->size) {
+        arena_plan_game(spec->format, seats, spec->nbots, spec->seed, index, g);
+        return 0;
+    }
+    for (int i = 0; i < e->ev.ngames; i++)
+        if (e->ev.game[i].index == index) {
+            *g = e->ev.game[i];
+            return 0;
+        }
+    return -1;
+}
+
+static void event_free(event_state *e)
+{
+    free(e->scores);
+    free(e->submitted);
+}
+
 /* ---- sharing a tournament with other arenas ------------------------------ */
 
 /* A claim lasts this long unless its arena renews it, which a live arena
@@ -360,6 +459,68 @@ static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int se
     return 0;
 }
 
+/* The event's games of the round being played, not yet handed out here,
+ * each claimed first, within the window. */
+static int event_fill(arena_pool *pool, event_state *e, const arena_spec *spec,
+                      const arena_run *run, arena_db *db, int64_t tid, share *sh, char *err,
+                      size_t size)
+{
+    if ((e->stale || sh->shared) && event_load(e, spec, db, tid, err, size) < 0)
+        return -1;
+    arena_event_replay(spec->format, spec->nbots, spec->games, spec->rounds, spec->seed,
+                       e->seed_order, e->scores, &e->ev);
+    for (int i = 0; i < e->ev.ngames && arena_pool_pending(pool) < window(run); i++) {
+        const arena_game *g = &e->ev.game[i];
+        if (e->submitted[g->index])
+            continue;
+        int claimed = arena_db_claim(db, tid, g->index, sh->owner, clk_wall_ms(), LEASE_MS);
+        if (claimed < 0) {
+            snprintf(err, size, "cannot claim the tournament's matches");
+            return -1;
+        }
+        if (!claimed) {
+            sh->shared = 1;
+            continue;
+        }
+        arena_job job;
+        arena_seating seating = seating_of(spec, g);
+        arena_job_for(spec, &seating, run->log_bytes, db, &job);
+        if (arena_pool_submit(pool, &job) < 0) {
+            snprintf(err, size, "out of memory");
+            return -1;
+        }
+        e->submitted[g->index] = 1;
+    }
+    return 0;
+}
+
+/* The next games to play, whatever the format. */
+static int hand_out(arena_pool *pool, plan_cursor *c, event_state *e, const arena_spec *spec,
+                    int seats, const arena_run *run, arena_db *db, int64_t tid, share *sh,
+                    char *err, size_t size)
+{
+    if (e->size)
+        return event_fill(pool, e, spec, run, db, tid, sh, err, size);
+    return fill(pool, c, spec, seats, run, db, tid, sh, err, size);
+}
+
+/* An event with nothing in flight here: 1 when it is decided; 0 when
+ * another arena holds games of the round (read again, and anything not
+ * stored may be claimed again once their claims lapse). */
+static int event_walked(arena_db *db, int64_t tid, event_state *e, const arena_spec *spec,
+                        share *sh, const arena_run *run, int *done)
+{
+    char err[256];
+    *done = stored_count(db, tid, *done);
+    if (event_load(e, spec, db, tid, err, sizeof err) == 0 && e->ev.done)
+        return 1;
+    if (!run->quiet && !sh->waiting++)
+        fprintf(stderr, "arena: waiting for %d matches another arena is playing\n",
+                arena_db_claims_others(db, tid, sh->owner, clk_wall_ms()));
+    memset(e->submitted, 0, (size_t)e->size);
+    return 0;
+}
+
 /* Called with nothing in flight and the plan walked: 1 when every match is
  * stored; 0 when some are another arena's (the cursor starts over, so that
  * the claims of an arena that died are taken over once they lapse). */
@@ -389,16 +550,17 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
 
 /* One result into the database: 0 stored, 1 stored already (by another
  * arena, whose claim outlived ours), or -1 with err. */
-static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t tid, int total,
-                        const arena_job_result *res, char *err, size_t size)
+static int store_result(arena_db *db, const arena_spec *spec, int seats, event_state *e,
+                        int64_t tid, int total, const arena_job_result *res, char *err,
+                        size_t size)
 {
-    if (res->error || res->id < 0 || res->id >= total) {
+    arena_game g;
+    if (res->error || res->id < 0 || res->id >= total ||
+        planned_game(e, spec, seats, (int)res->id, &g) < 0) {
         snprintf(err, size, "match %" PRId64 " could not be played: %s", res->id + 1,
                  res->error ? res->error : "bad job id");
         return -1;
     }
-    arena_game g;
-    arena_plan_game(spec->format, seats, spec->nbots, spec->seed, (int)res->id, &g);
     arena_match m;
     char why[512];
     arena_seating seating = seating_of(spec, &g);
@@ -408,6 +570,9 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, int64_t
         rc = arena_db_match_store(db, &m, why, sizeof why);
     if (rc < 0)
         snprintf(err, size, "match %" PRId64 ": %s", res->id + 1, why);
+    if (rc == 0 && e->size)
+        e->scores[res->id] = (arena_event_score){ 1, { m.score[0], m.score[1] } };
+    e->stale |= rc == 1;                  /* another arena's result: read it */
     return rc;
 }
 
@@ -439,7 +604,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     int seats = 0, teams = 0;
     if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
         return -1;
-    int total = arena_plan_size(spec->format, seats, spec->nbots, spec->games, &why);
+    int total = arena_spec_plan_size(spec, seats, &why);
     if (total < 0) {
         snprintf(err, size, "%s", why);
         return -1;
@@ -455,22 +620,33 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     }
     int ndone = t.done, done = ndone, tty = isatty(2), rc = -1;
     plan_cursor c = { .total = total };
+    event_state e = { 0 };
     arena_pool *pool = NULL;
     share sh;
     share_start(&sh);
-    if (total > ndone) {
-        int workers = run->concurrency < total - ndone ? run->concurrency : total - ndone;
+    if ((spec->format == ARENA_SWISS || spec->format == ARENA_KNOCKOUT) &&
+        event_start(&e, spec, total, db, t.id, err, size) < 0) {
+        event_free(&e);
+        return -1;
+    }
+    int left = e.size && e.ev.done ? 0 : total - ndone;
+    if (left > 0) {
+        int workers = run->concurrency < left ? run->concurrency : left;
         pool = arena_pool_start(workers, run->affinity, run->referee, run->sandbox, &run->remote,
                                 err, size);
         concurrency = workers;
-        if (!pool)
+        if (!pool) {
+            event_free(&e);
             return -1;
+        }
     }
     if (!run->quiet && ndone)
         fprintf(stderr, "arena: resuming tournament %" PRId64 ": %d of %d matches stored\n",
                 t.id, ndone, total);
     else if (!run->quiet)
-        fprintf(stderr, "arena: tournament %" PRId64 ": planning %d matches\n", t.id, total);
+        fprintf(stderr, "arena: tournament %" PRId64 ": planning %s%d matches%s\n", t.id,
+                spec->format == ARENA_KNOCKOUT ? "at most " : "", total,
+                e.size ? ", a round at a time" : "");
     if (pool && run->remote.listen)
         fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
                 arena_pool_listening(pool));
@@ -484,9 +660,11 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
             goto out;
         }
         share_tick(&sh, db, t.id, &done);
-        if (fill(pool, &c, spec, seats, run, db, t.id, &sh, err, size) < 0)
+        if (hand_out(pool, &c, &e, spec, seats, run, db, t.id, &sh, err, size) < 0)
             goto out;
-        if (arena_pool_pending(pool) == 0 && walked(db, t.id, &c, &sh, run, &done))
+        if (arena_pool_pending(pool) == 0 &&
+            (e.size ? event_walked(db, t.id, &e, spec, &sh, run, &done)
+                    : walked(db, t.id, &c, &sh, run, &done)))
             break;
         arena_job_result res;
         int idle = arena_pool_pending(pool) == 0;    /* waiting on another arena */
@@ -500,15 +678,18 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         }
         if (contended(&res, total)) {
             arena_game g;
-            arena_plan_game(spec->format, seats, spec->nbots, spec->seed, (int)res.id, &g);
-            int again = replay_contended(pool, spec, run, &g, db, &concurrency, &replays, err,
+            int again = planned_game(&e, spec, seats, (int)res.id, &g) < 0 ? -1 : 0;
+            if (again < 0)
+                snprintf(err, size, "match %" PRId64 " is not in the round", res.id + 1);
+            else
+                again = replay_contended(pool, spec, run, &g, db, &concurrency, &replays, err,
                                          size);
             arena_job_result_free(&res);
             if (again < 0)
                 goto out;
             continue;
         }
-        int stored = store_result(db, spec, seats, t.id, total, &res, err, size);
+        int stored = store_result(db, spec, seats, &e, t.id, total, &res, err, size);
         if (stored >= 0)
             arena_db_claims_drop(db, t.id, sh.owner, (int)res.id);
         arena_job_result_free(&res);
@@ -533,5 +714,6 @@ out:
     if (pool && rc < 0)
         arena_db_claims_drop(db, t.id, sh.owner, -1);
     free(c.stored);
+    event_free(&e);
     return rc;
 }

@@ -16,6 +16,7 @@ typedef struct arena_spec {
     char     game[32];            /* the game's registry name */
     int      format;              /* ARENA_ROUND_ROBIN, ARENA_GAUNTLET, ARENA_TEAMS */
     int      games;               /* per pairing, even */
+    int      rounds;              /* Swiss: rounds (stored in the format text) */
     char     options[GAME_OPTIONS_TEXT_MAX + 1];   /* its options' canonical text */
     uint64_t seed;
     int      nbots;
@@ -55,6 +56,9 @@ int  arena_spec_from_tournament(const arena_tournament *t, arena_spec *s);
 /* The seats and teams (distinct sides) of the spec's game and options.
  * 0, or -1 with err (an unknown game, options that make no game). */
 int  arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size);
+
+/* The matches the spec plans (Swiss, knockout: at most), or -1 with why. */
+int  arena_spec_plan_size(const arena_spec *s, int seats, const char **why);
 
 /* Runs (or resumes) the tournament; fills *tournament_id. 0 when every
  * planned match is stored, -1 with err otherwise. Unless quiet, it ends by
