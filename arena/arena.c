@@ -352,8 +352,9 @@ static int cmd_tournament(int argc, char **argv)
         ac_fail("--rounds is for --format swiss");
         goto out;
     }
-    while (spec.format == ARENA_SWISS && spec.rounds < 63 && 1 << spec.rounds < spec.nbots)
-        spec.rounds++;             /* none given: ceil(log2 bots), one winner left */
+    if (spec.format == ARENA_SWISS && !spec.rounds)     /* ceil(log2 bots): one winner left */
+        for (int reach = 1; reach < spec.nbots; reach *= 2)
+            spec.rounds++;
     if (arena_spec_plan_size(&spec, seats, &why) < 0) {
         ac_fail("%s", why);
         goto out;

@@ -65,7 +65,7 @@ static int pair_rest(search *s)
 int arena_swiss_pair(int nbots, const int *ranked, const unsigned char *met,
                      const int *had_bye, int *pair, int *rematches)
 {
-    int bye = -1, list[ARENA_EVENT_MAX_BOTS], partner[ARENA_EVENT_MAX_BOTS], n = 0;
+    int bye = -1, list[ARENA_EVENT_MAX_BOTS] = { 0 }, partner[ARENA_EVENT_MAX_BOTS], n = 0;
     assert(nbots >= 2 && nbots <= ARENA_EVENT_MAX_BOTS);
     if (nbots % 2) {
         bye = ranked[nbots - 1];
@@ -134,7 +134,7 @@ static void replay_swiss(int nbots, int games, int rounds, uint64_t seed, const 
 {
     unsigned char met[ARENA_EVENT_MAX_BOTS * ARENA_EVENT_MAX_BOTS];
     int opp[ARENA_EVENT_MAX_BOTS * ARENA_EVENT_MAX_ROUNDS], nopp[ARENA_EVENT_MAX_BOTS] = { 0 };
-    int pair[ARENA_EVENT_MAX_BOTS], P = nbots / 2, rematches;
+    int pair[ARENA_EVENT_MAX_BOTS] = { 0 }, P = nbots / 2, rematches;
     memset(met, 0, sizeof met);
     for (int r = 0; r < rounds; r++) {
         rank_swiss(nbots, opp, nopp, ARENA_EVENT_MAX_ROUNDS, seedpos, ev);
