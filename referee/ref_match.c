@@ -730,11 +730,15 @@ static int64_t cpu_look(const match *m, int64_t left_us)
 /* A decision that timed out: contended (ends the match, nobody charged),
  * or a strike against the seat. */
 static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_used,
-                     ref_decision *d)
+                     int64_t own_wait, ref_decision *d)
 {
     seat *s = &m->seats[i];
     int cpu = m->mode == REF_CLOCK_CPU;
+    /* The machine's share: the bot's wait for a CPU, and the referee's own
+     * over the decision (a starved referee reads an answer late). */
     int64_t wait = s->meter.wait_known ? (int64_t)d->wait_us : -1;
+    if (own_wait > 0)
+        wait = (wait > 0 ? wait : 0) + own_wait;
     int starved = cpu && d->micros >= (uint64_t)(budget * m->cfg->wall_ceiling) * REF_STARVED;
     if ((!cpu || starved) &&
         ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
@@ -779,6 +783,7 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
      * machine starves for good (contended). */
     int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
     int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
+    int64_t own0 = ref_meter_own_wait_us();
     if (send_msg(m, i) < 0)
         return -1;
     d->seat = (uint8_t)i;
@@ -817,7 +822,8 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
             return -1;
         if (from == -1) {
             s->stale_below = id + 1;
-            return timed_out(m, i, nlegal, budget, cpu_used, d);
+            int64_t own = own0 >= 0 ? ref_meter_own_wait_us() - own0 : -1;
+            return timed_out(m, i, nlegal, budget, cpu_used, own, d);
         }
         char type[16];
         int64_t got_id = -1;

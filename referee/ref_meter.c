@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "ref_meter.h"
 #include "ref_procfs.h"
@@ -21,6 +22,13 @@ static int read_schedstat(pid_t tid, uint64_t *run, uint64_t *delay)
     *run = strtoull(buf, &end, 10);
     *delay = strtoull(end, NULL, 10);
     return 0;
+}
+
+int64_t ref_meter_own_wait_us(void)
+{
+    uint64_t run, delay;
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    return read_schedstat(tid, &run, &delay) == 0 ? (int64_t)(delay / 1000) : -1;
 }
 
 int ref_meter_schedstat(void)

@@ -38,6 +38,11 @@ typedef struct ref_meter {
 /* Brings the totals up to now. */
 void ref_meter_sample(ref_meter *m, const ref_proc *p);
 
+/* How long the calling thread has waited for a CPU in all (microseconds,
+ * from its schedstat), or -1 unknown: a referee starved while a bot
+ * thinks cannot read its answer in time either. */
+int64_t ref_meter_own_wait_us(void);
+
 /* 1 when this kernel keeps per-task scheduler statistics. */
 int  ref_meter_schedstat(void);
 
