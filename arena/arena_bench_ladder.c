@@ -186,9 +186,10 @@ static int scale_test(scale *s, const char *keep, char *err, size_t size)
         snprintf(err, size, "cannot make a temporary folder");
         return -1;
     }
-    snprintf(path, sizeof path, "%s", keep ? keep : dir);
-    if (!keep)
-        strcat(path, "/ladder.db");
+    if (keep)
+        snprintf(path, sizeof path, "%s", keep);
+    else
+        snprintf(path, sizeof path, "%s/ladder.db", dir);
     arena_db *db;
     arena_ladder l = {0};
     int rc = arena_db_open(&db, path, 1, err, size);

@@ -4,6 +4,7 @@
  * the ladder's id, and keep watch on the bots, their forfeits and the fit.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -310,7 +311,7 @@ static int busy_of(const ladder *L, int64_t id)
  * sides swapped (bots by id, seated as in `seat`). 0, or -1 with err. */
 static int plan_pair(ladder *L, const int64_t *seat, char *err, size_t size)
 {
-    int order[4], swapped[4];
+    int order[4] = { 0 }, swapped[4] = { 0 };
     for (int i = 0; i < L->mm.seats; i++)
         order[i] = i;
     arena_mm_swap(L->mm.seats, order, swapped);
@@ -344,6 +345,7 @@ static int plan_trials(ladder *L, char *err, size_t size)
         if (g->state != ARENA_GATE_TRIAL || games >= L->o->gate.max_games ||
             busy_of(L, g->bot) + 2 > L->mm.per_bot || busy_of(L, g->opponent) + 2 > L->mm.per_bot)
             continue;
+        assert(L->mm.seats == 2);           /* the gate is refused on 2 v 2 ladders */
         const int64_t seat[2] = { g->bot, g->opponent };
         if (plan_pair(L, seat, err, size) < 0)
             return -1;
@@ -360,8 +362,8 @@ static int plan(ladder *L, char *err, size_t size)
     while (may_plan(L)) {
         for (int i = 0; i < L->nbots; i++)
             L->bots[i].busy = busy_of(L, L->bots[i].id);
-        int pick[4];
-        int64_t seat[4];
+        int pick[4] = { 0 };
+        int64_t seat[4] = { 0 };
         if (!arena_mm_pick(L->bots, L->nbots, &L->mm, L->l.seed, L->pair, pick))
             return 0;
         for (int i = 0; i < L->mm.seats; i++)
@@ -465,13 +467,14 @@ static void progress(ladder *L, double now)
     if (L->run->quiet || (!L->tty && now - L->last_log < L->o->log_s))
         return;
     L->last_log = now;
-    const arena_mm_bot *top[5];
-    const arena_mm_bot **all = calloc((size_t)L->nbots + 1, sizeof *all);
+    const arena_mm_bot *top[5] = { 0 };
+    /* An array of pointers to the bots, sorted by rating. */
+    const arena_mm_bot **all = calloc((size_t)L->nbots + 1, sizeof(const arena_mm_bot *));
     int n = 0;
     for (int i = 0; all && i < L->nbots; i++)
         all[i] = &L->bots[i];
     if (all)
-        qsort(all, (size_t)L->nbots, sizeof *all, by_rating);
+        qsort(all, (size_t)L->nbots, sizeof(const arena_mm_bot *), by_rating);
     for (; all && n < 5 && n < L->nbots; n++)
         top[n] = all[n];
     char line[512];

@@ -172,7 +172,8 @@ void jw_int(jw *w, int64_t v)
 {
     char b[24];
     value_start(w);
-    put(w, b, (size_t)snprintf(b, sizeof b, "%" PRId64, v));
+    int n = snprintf(b, sizeof b, "%" PRId64, v);
+    put(w, b, (size_t)n);
 }
 
 void jw_num(jw *w, double v)
