@@ -154,6 +154,8 @@ static void forfeit(match *m, int culprit, const char *reason, const char *fmt, 
 
 /* ---- sockets ------------------------------------------------------------ */
 
+static void unreachable(match *m, int i, int err);
+
 static int send_msg(match *m, int i)
 {
     seat *s = &m->seats[i];
@@ -162,7 +164,7 @@ static int send_msg(match *m, int i)
         if (errno == EAGAIN)
             forfeit(m, i, REF_TIMEOUT, "seat %d stopped reading its messages", i);
         else
-            forfeit(m, i, REF_DISCONNECT, "seat %d cannot be reached: %s", i, zmq_strerror(errno));
+            unreachable(m, i, errno);
         return -1;
     }
     return 0;
@@ -336,6 +338,21 @@ static void forfeit_oversized(match *m, int i)
     forfeit(m, i, REF_OVERSIZED,
             "seat %d sent a message over %" PRId64 " bytes; its connection was dropped", i,
             m->cfg->max_message);
+}
+
+/* A seat ZeroMQ cannot reach: its connection went away. A bot that is
+ * exiting gets EXIT_WAIT_US to do so, so that a crash reads `crash`, not
+ * `disconnect`, whichever the referee notices first (one bug, one reason). */
+static void unreachable(match *m, int i, int err)
+{
+    seat *s = &m->seats[i];
+    int64_t until = clk_mono_us() + EXIT_WAIT_US;
+    while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until)
+        usleep(2000);
+    if (s->spawned && ref_proc_exited(&s->proc))
+        judge_exit(m, i);
+    else
+        forfeit(m, i, REF_DISCONNECT, "seat %d cannot be reached: %s", i, zmq_strerror(err));
 }
 
 /* A seat's bot exited, or its connection is judged gone. */
