@@ -6,7 +6,7 @@
 #  1. default flags (the CPU clock, bots frozen between turns): a warning,
 #     and every stored match ends normally, its decisions carrying CPU and
 #     CPU-wait figures;
-#  2. --clock wall --force-concurrency: timeouts are `contended`, the
+#  2. --clock wall --force-concurrency: contended timeouts are not stored, the
 #     matches are played again from their seeds and stored once, and the
 #     arena lowers its concurrency and says so;
 #  3. --clock wall without --force-concurrency is refused in one line.
@@ -75,6 +75,11 @@ fi
 grep -q "was contended.*playing it again from its seed; concurrency lowered to" "$tmp/wall.err" ||
   fail "no contended replay: $(cat "$tmp/wall.err")"
 { read -r n reasons; read -r measured; } < <(stored)
-[[ ! "$reasons" =~ $forfeits ]] || fail "not every stored match ended normally: $reasons"
+# The wall clock stays unfair: a decision the machine slowed without
+# starving the bot (or the referee) of a CPU for a quarter of its time is
+# still charged, which is why the CPU clock is the default. Only what no
+# clock excuses fails here; a contended match is never stored.
+wall_forfeits="contended|crash|exit|disconnect|malformed|illegal_action|memory|processes"
+[[ ! "$reasons" =~ $wall_forfeits ]] || fail "a stored match ended badly: $reasons"
 grep -q "too loaded" "$tmp/wall.err" || [ "$n" -eq 12 ] || fail "12 planned, $n stored"
 echo "wall clock: $(grep -c 'was contended' "$tmp/wall.err") contended matches played again; $n stored ($reasons)"
