@@ -120,13 +120,31 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     return ref_record_add(r, &d);
 }
 
-/* One "KEY VALUE" line of a record (after its first) into r: 0, or 1 when
- * the key is unknown or its value unreadable. */
-static int parse_field(ref_record *r, const game_api **g, const char *key, char *rest,
-                       int *have_hash)
+/* The fields a record gives once: a second "game" line, say, would make
+ * the decisions read so far mean something else. */
+static const char *const once_keys[] = { "game",   "options", "seed",    "isolation",
+                                         "clock",  "result",  "reason",  "culprit",
+                                         "detail", "hash",    NULL };
+
+/* key's bit in a set of once_keys, 0 for the other keys. */
+static unsigned once_bit(const char *key)
 {
-    int bad = 0;
-    if (!strcmp(key, "game")) {
+    for (unsigned k = 0; once_keys[k]; k++)
+        if (!strcmp(key, once_keys[k]))
+            return 1u << k;
+    return 0;
+}
+
+/* One "KEY VALUE" line of a record (after its first) into r: 0, or 1 when
+ * the key is unknown, given twice, or its value unreadable. */
+static int parse_field(ref_record *r, const game_api **g, const char *key, char *rest,
+                       unsigned *seen)
+{
+    int bad = (*seen & once_bit(key)) != 0;
+    *seen |= once_bit(key);
+    if (bad) {
+        /* refused below, with its line */
+    } else if (!strcmp(key, "game")) {
         snprintf(r->game, sizeof r->game, "%s", rest);
         bad = !(*g = game_find(rest));
     } else if (!strcmp(key, "options")) {
@@ -157,7 +175,6 @@ static int parse_field(ref_record *r, const game_api **g, const char *key, char 
         snprintf(r->detail, sizeof r->detail, "%s", rest);
     } else if (!strcmp(key, "hash")) {
         bad = kv_x64(rest, &r->hash) < 0;
-        *have_hash = 1;
     } else {
         bad = 1;
     }
@@ -167,7 +184,8 @@ static int parse_field(ref_record *r, const game_api **g, const char *key, char 
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
 {
     char line[1024];
-    int lineno = 0, said = 0, have_hash = 0;   /* said: lines that are not blank */
+    int lineno = 0, said = 0;    /* said: lines that are not blank */
+    unsigned seen = 0;           /* once_keys given so far */
     *g = NULL;
     ref_record_init(r);
     while (fgets(line, sizeof line, f)) {
@@ -190,7 +208,7 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         else
             rest = line + len;
         int bad = said == 1 ? strcmp(line, "arena-record") || strcmp(rest, "1")
-                            : parse_field(r, g, line, rest, &have_hash);
+                            : parse_field(r, g, line, rest, &seen);
         if (bad && said == 1) {
             snprintf(err, size, "not a match record (it begins with '%.40s%s%.20s', not "
                      "'arena-record 1')", line, *rest ? " " : "", rest);
@@ -209,7 +227,7 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
         ref_record_free(r);
         return -1;
     }
-    if (!*g || !have_hash || !r->seats) {
+    if (!*g || !(seen & once_bit("hash")) || !r->seats) {
         snprintf(err, size, "not a complete match record (%s missing)",
                  !*g ? "game" : !r->seats ? "bots" : "hash");
         ref_record_free(r);

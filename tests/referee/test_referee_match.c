@@ -253,6 +253,18 @@ static void test_record_roundtrip_and_tamper(void **state)
     assert_int_equal(ref_record_verify(&back, &game_warchest, err, sizeof err), -1);
     ref_record_free(&back);
 
+    /* A field given twice is refused: a second game line would make the
+     * decisions read before it another game's actions (found by fuzzing:
+     * the record read, but its own rewrite did not). */
+    char first[256], twice[300];
+    lineno = decision_line(path, 0, first, sizeof first);
+    snprintf(twice, sizeof twice, "%sgame goofspiel\n", first);
+    replace_line(path, bad, lineno, twice);
+    assert_int_equal(read_record(bad, &back), -1);
+    snprintf(twice, sizeof twice, "seed 9\n%s", first);
+    replace_line(path, bad, lineno, twice);
+    assert_int_equal(read_record(bad, &back), -1);
+
     unlink(bad);
     unlink(path);
     run_free(r);
