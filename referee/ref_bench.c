@@ -11,7 +11,7 @@
  * in its sandbox (--sandbox auto) against none, and the time to start a
  * bot (until its program is exec'd) both ways, interleaved the same way.
  * (4) The fair clocks' accounting (ref_meter: the bot's CPU time and CPU
- * wait sampled at every decision; the freezer between turns): the lean
+ * wait sampled at every decision; the freezer for a bot seen pondering): the lean
  * bots' sandboxed games metered as by default, metered but pondering
  * (no freezer), and unmetered, interleaved in the same rounds.
  */
@@ -216,8 +216,8 @@ static double start_ms(const ref_sandbox *sb, const char *bot, const ref_limits 
 }
 
 /* Microseconds per decision of the lean bots' games [from, to), sandboxed,
- * under the fair clocks' three settings: [0] metered and frozen between
- * turns (the default), [1] metered, pondering, [2] unmetered. */
+ * under the fair clocks' three settings: [0] metered, frozen between
+ * turns once seen pondering (the default), [1] metered, pondering, [2] unmetered. */
 static int accounting_round(const ref_config *boxed, const char *lean, int from, int to,
                             double us[3])
 {
@@ -253,7 +253,8 @@ static void accounting_print(double us[][3], int rounds, double sdk_us)
     }
     double f = median(frozen, rounds), b = median(bare, rounds);
     printf("fair clocks' accounting lean bots sandboxed, us per decision (medians): %.1f metered "
-           "and frozen between turns (default), %.1f metered and pondering, %.1f unmetered\n",
+           "and frozen once seen pondering (default), %.1f metered and pondering, %.1f "
+           "unmetered\n",
            f, median(metered, rounds), b);
     printf("  cost per decision     %+.1f us: %+.1f%% of a lean decision (median of per-round "
            "ratios, range %+.1f..%+.1f%%; the meter alone %+.1f%%); %+.2f%% of an SDK bot's "

@@ -69,6 +69,9 @@ typedef struct seat {
     int      may_have_exited;   /* its pidfd fired (or there is none) */
     ref_meter meter;            /* its CPU time and CPU waiting so far */
     int      frozen;            /* its control group is frozen (not on move) */
+    int      pondered;          /* it ran between its turns: frozen there from now on */
+    uint64_t off_turn_ns;       /* CPU it ran between its turns, in all */
+    uint64_t turn_end_ns;       /* its CPU time when its last turn ended */
 } seat;
 
 typedef struct match {
@@ -86,6 +89,8 @@ typedef struct match {
     int64_t  limits_checked;    /* when the cgroups were last looked at */
     int      cpus;              /* this process may run on so many */
     int      freeze;            /* bots are frozen between their turns */
+    int      own_schedstat;     /* this thread's, open: its own wait for a CPU */
+    int      mover;             /* the seat whose turn it is, -1 between turns */
     ref_clock_mode mode;        /* the config's, unless CPU time is unknown here */
     int      over;              /* a forfeit ended it */
     msgpack_sbuffer sb;
@@ -285,7 +290,10 @@ static int judge_limits(match *m, int i)
     return 1;
 }
 
-/* Every LIMITS_EVERY_US, or at once when `now` is set. */
+static void watch_pondering(match *m, int j);
+
+/* Every LIMITS_EVERY_US, or at once when `now` is set; the bots between
+ * their turns are watched for pondering then too. */
 static void check_limits(match *m, int now)
 {
     int64_t t = clk_mono_us();
@@ -294,6 +302,8 @@ static void check_limits(match *m, int now)
     m->limits_checked = t;
     for (int i = 0; i < m->n && !m->over; i++)
         judge_limits(m, i);
+    for (int i = 0; i < m->n && !m->over; i++)
+        watch_pondering(m, i);
 }
 
 /* ---- the poll loop ------------------------------------------------------ */
@@ -702,6 +712,55 @@ static void hold(match *m, int i, int frozen)
         s->frozen = frozen;
 }
 
+/* Bots are frozen between their turns only once they are seen to think
+ * there: freezing and thawing at every turn wakes every thread of the bot
+ * twice, which for a fast bot costs more than its decision; a bot that
+ * sleeps between its turns never needs it. A bot seen running more than
+ * PONDER_NS of CPU between its turns, in all, is frozen between them from
+ * then on. It is seen when a turn ends and at each limits check (every
+ * LIMITS_EVERY_US), so what it takes from other matches is bounded; what it
+ * ran is charged to its next decision (decide: cpu0) all the same. */
+#define PONDER_NS 10000000ULL
+
+/* Marks seat j pondering if it has run more than PONDER_NS between turns. */
+static void watch_pondering(match *m, int j)
+{
+    seat *s = &m->seats[j];
+    if (!m->freeze || s->pondered || j == m->mover || !s->spawned || !s->proc.live)
+        return;
+    uint64_t cpu = ref_cg_cpu_ns(&s->proc.cg);
+    if (cpu > s->turn_end_ns)
+        s->off_turn_ns += cpu - s->turn_end_ns;
+    s->turn_end_ns = cpu > s->turn_end_ns ? cpu : s->turn_end_ns;
+    if (s->off_turn_ns > PONDER_NS) {
+        s->pondered = 1;
+        hold(m, j, 1);
+    }
+}
+
+/* Seat i's turn begins (its request is sent): thawed if it was frozen.
+ * Done after the send, a thawed bot finds its request waiting instead of
+ * being woken twice. */
+static void begin_turn(match *m, int i)
+{
+    m->mover = i;
+    hold(m, i, 0);
+}
+
+/* Seat i's turn has ended: it is frozen if it ponders; the others are
+ * looked at, having waited through its turn. */
+static void end_turn(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    m->mover = -1;
+    s->turn_end_ns = s->meter.cpu_ns;
+    if (s->pondered)
+        hold(m, i, 1);
+    for (int j = 0; j < m->n; j++)
+        if (j != i)
+            watch_pondering(m, j);
+}
+
 /* After the handshake: every bot's meter started and every bot frozen,
  * where the freezer lets a frozen bot die with its referee; the clock line. */
 static void start_clocks(match *m)
@@ -719,8 +778,16 @@ static void start_clocks(match *m)
     cpu_set_t set;
     m->cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
     m->mode = measured ? c->clock_mode : REF_CLOCK_WALL;
-    for (int i = 0; i < m->n; i++)
-        hold(m, i, 1);
+    m->mover = -1;
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        s->turn_end_ns = s->meter.cpu_ns;
+        /* Without the group's CPU time, pondering cannot be seen: frozen
+         * between turns from the start. */
+        s->pondered = s->spawned && s->proc.cg.cpu_fd < 0;
+        if (s->pondered)
+            hold(m, i, 1);
+    }
     char ceiling[40] = "";
     if (m->mode == REF_CLOCK_CPU)
         snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
@@ -781,7 +848,6 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
 {
     seat *s = &m->seats[i];
     const ref_config *c = m->cfg;
-    hold(m, i, 0);
     if (tell(m, i) < 0)
         return -1;
     m->sb.size = 0;
@@ -800,9 +866,10 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
      * machine starves for good (contended). */
     int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
     int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
-    int64_t own0 = ref_meter_own_wait_us();
+    int64_t own0 = ref_meter_own_wait_us(m->own_schedstat);
     if (send_msg(m, i) < 0)
         return -1;
+    begin_turn(m, i);
     d->seat = (uint8_t)i;
     d->substituted = 0;
     for (;;) {
@@ -839,7 +906,7 @@ static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
             return -1;
         if (from == -1) {
             s->stale_below = id + 1;
-            int64_t own = own0 >= 0 ? ref_meter_own_wait_us() - own0 : -1;
+            int64_t own = own0 >= 0 ? ref_meter_own_wait_us(m->own_schedstat) - own0 : -1;
             return timed_out(m, i, nlegal, budget, cpu_used, own, d);
         }
         char type[16];
@@ -887,7 +954,7 @@ static void play(match *m)
         ref_decision d;
         if (decide(m, i, nlegal, id, &d) < 0)
             return;
-        hold(m, i, 1);
+        end_turn(m, i);
         if (m->rec->ndecisions == capacity) {
             capacity = capacity ? 2 * capacity : 512;
             const char **names = realloc(m->decision_names, capacity * sizeof *names);
@@ -959,6 +1026,7 @@ static void release(match *m)
 {
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
+        ref_meter_close(&s->meter);
         if (s->spawned)
             ref_proc_close(&s->proc);
         /* Stop the monitor first. A closed socket is torn down later, in
@@ -974,6 +1042,8 @@ static void release(match *m)
     }
     if (m->ctx)
         zmq_ctx_term(m->ctx);
+    if (m->own_schedstat >= 0)
+        close(m->own_schedstat);
     ref_dir_remove(&m->folder);
     msgpack_sbuffer_destroy(&m->sb);
     free(m->decision_names);
@@ -986,6 +1056,7 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     match m;
     memset(&m, 0, sizeof m);
     m.folder.lock_fd = -1;
+    m.own_schedstat = ref_meter_own_open();
     m.dir = m.folder.path;
     m.cfg = c;
     m.g = c->game;

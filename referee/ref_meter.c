@@ -10,31 +10,47 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "ref_meter.h"
-#include "ref_procfs.h"
 
-/* "RUN_NS DELAY_NS SLICES" of one thread; 0, or -1 when it is gone. */
-static int read_schedstat(pid_t tid, uint64_t *run, uint64_t *delay)
+/* Reads "RUN_NS DELAY_NS SLICES" from an open schedstat: 0, or -1 when
+ * its thread is gone. */
+static int read_schedstat(int fd, uint64_t *run, uint64_t *delay)
 {
     char buf[96];
-    if (ref_procfs_read(tid, "schedstat", buf, sizeof buf) < 0)
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
         return -1;
+    buf[n] = '\0';
     char *end;
     *run = strtoull(buf, &end, 10);
     *delay = strtoull(end, NULL, 10);
     return 0;
 }
 
-int64_t ref_meter_own_wait_us(void)
+static int open_schedstat(pid_t tid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)tid);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int ref_meter_own_open(void)
+{
+    return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+int64_t ref_meter_own_wait_us(int fd)
 {
     uint64_t run, delay;
-    pid_t tid = (pid_t)syscall(SYS_gettid);
-    return read_schedstat(tid, &run, &delay) == 0 ? (int64_t)(delay / 1000) : -1;
+    return fd >= 0 && read_schedstat(fd, &run, &delay) == 0 ? (int64_t)(delay / 1000) : -1;
 }
 
 int ref_meter_schedstat(void)
 {
-    uint64_t run, delay;
-    return read_schedstat(getpid(), &run, &delay) == 0;
+    int fd = ref_meter_own_open();
+    int64_t wait = ref_meter_own_wait_us(fd);
+    if (fd >= 0)
+        close(fd);
+    return wait >= 0;
 }
 
 /* The leader's threads, for a bot without a control group. */
@@ -54,36 +70,68 @@ static int leader_tasks(pid_t pid, pid_t *out, int cap)
     return n;
 }
 
+/* The threads followed, read again: what each ran and waited since it was
+ * last read is added to *ran and *waited; gone ones are dropped. Returns
+ * how many were gone. */
+static int follow_known(ref_meter *m, uint64_t *ran, uint64_t *waited)
+{
+    int k = 0, gone = 0;
+    for (int i = 0; i < m->n; i++) {
+        uint64_t run, delay;
+        if (read_schedstat(m->fd[i], &run, &delay) < 0) {
+            close(m->fd[i]);      /* it exited: what it did was counted */
+            gone++;
+            continue;
+        }
+        *ran += run > m->run[i] ? run - m->run[i] : 0;
+        *waited += delay > m->delay[i] ? delay - m->delay[i] : 0;
+        m->tid[k] = m->tid[i], m->fd[k] = m->fd[i], m->run[k] = run, m->delay[k] = delay;
+        k++;
+    }
+    m->n = k;
+    return gone;
+}
+
+/* Lists the bot's threads and follows the new ones, each counted from
+ * zero (as far as they can be listed). */
+static void follow_new(ref_meter *m, const ref_proc *p, uint64_t *ran, uint64_t *waited)
+{
+    pid_t tids[REF_METER_TASKS];
+    int n = p->cg.sys ? ref_cg_tasks(&p->cg, tids, REF_METER_TASKS)
+                      : leader_tasks(p->pid, tids, REF_METER_TASKS);
+    for (int i = 0; i < n && i < REF_METER_TASKS && m->n < REF_METER_TASKS; i++) {
+        int known = 0;
+        for (int j = 0; j < m->n && !known; j++)
+            known = m->tid[j] == tids[i];
+        int fd = known ? -1 : open_schedstat(tids[i]);
+        uint64_t run, delay;
+        if (fd < 0)
+            continue;
+        if (read_schedstat(fd, &run, &delay) < 0) {
+            close(fd);
+            continue;
+        }
+        *ran += run, *waited += delay;
+        m->tid[m->n] = tids[i], m->fd[m->n] = fd, m->run[m->n] = run, m->delay[m->n] = delay;
+        m->n++;
+    }
+}
+
 void ref_meter_sample(ref_meter *m, const ref_proc *p)
 {
     if (!p->live)
         return;
-    pid_t tids[REF_METER_TASKS];
     int grouped = p->cg.sys != NULL;
-    int n = grouped ? ref_cg_tasks(&p->cg, tids, REF_METER_TASKS)
-                    : leader_tasks(p->pid, tids, REF_METER_TASKS);
-    if (n > REF_METER_TASKS)
-        n = REF_METER_TASKS;
-    uint64_t run[REF_METER_TASKS] = { 0 }, delay[REF_METER_TASKS] = { 0 }, ran = 0, waited = 0;
-    int k = 0, stats = 0;
-    for (int i = 0; i < n; i++) {
-        if (read_schedstat(tids[i], &run[k], &delay[k]) < 0)
-            continue;
-        stats = 1;
-        uint64_t run0 = 0, delay0 = 0;
-        for (int j = 0; j < m->n; j++)
-            if (m->tid[j] == tids[i]) {
-                run0 = m->run[j], delay0 = m->delay[j];
-                break;
-            }
-        ran += run[k] > run0 ? run[k] - run0 : 0;
-        waited += delay[k] > delay0 ? delay[k] - delay0 : 0;
-        tids[k++] = tids[i];
-    }
-    m->n = k;
-    memcpy(m->tid, tids, k * sizeof *tids);
-    memcpy(m->run, run, k * sizeof *run);
-    memcpy(m->delay, delay, k * sizeof *delay);
+    int group_cpu = grouped && (p->cg.sys->features & REF_CG_CPUACCT) && p->cg.cpu_fd >= 0;
+    /* The group's total first: each thread read after it has run at least
+     * what the total saw of it, so a total ahead of the threads' sum is a
+     * thread not followed yet. */
+    uint64_t cpu = group_cpu ? ref_cg_cpu_ns(&p->cg) : 0, ran = 0, waited = 0;
+    int gone = follow_known(m, &ran, &waited);
+    int stale = !grouped || m->n == 0 || gone || (group_cpu && cpu > m->cpu_ns + ran);
+    if (stale)
+        follow_new(m, p, &ran, &waited);
+    int stats = m->n > 0;            /* schedstat of the bot's threads */
     if (stats) {
         m->wait_ns += waited;
         m->wait_known = 1;
@@ -94,8 +142,7 @@ void ref_meter_sample(ref_meter *m, const ref_proc *p)
             m->wait_ns = u.wait_ns;
         m->wait_known = 1;
     }
-    if (grouped && (p->cg.sys->features & REF_CG_CPUACCT)) {
-        uint64_t cpu = ref_cg_cpu_ns(&p->cg);
+    if (group_cpu) {
         if (cpu > m->cpu_ns)
             m->cpu_ns = cpu;
         m->cpu_known = 1;
@@ -103,6 +150,13 @@ void ref_meter_sample(ref_meter *m, const ref_proc *p)
         m->cpu_ns += ran;
         m->cpu_known = 1;
     }
+}
+
+void ref_meter_close(ref_meter *m)
+{
+    for (int i = 0; i < m->n; i++)
+        close(m->fd[i]);
+    m->n = 0;
 }
 
 int ref_meter_contended(int64_t budget_us, int64_t wall_us, int64_t cpu_us, int64_t wait_us)

@@ -13,7 +13,10 @@
  *
  * A meter holds running totals; the referee samples it when a decision
  * starts and ends, and while it waits under the CPU clock, and charges the
- * differences.
+ * differences. Sampling is on the path of every decision, so a meter keeps
+ * each thread's schedstat open, and lists the group's threads again only
+ * when one it follows is gone or the group ran CPU time that none of them
+ * did (a new thread).
  */
 #ifndef REF_METER_H
 #define REF_METER_H
@@ -25,23 +28,32 @@
 #define REF_METER_TASKS 64       /* threads followed one by one; more still
                                     count in CPU time through the group */
 
+/* A zeroed meter is an empty one; ref_meter_close ends any. */
 typedef struct ref_meter {
     uint64_t cpu_ns;             /* CPU time so far */
     uint64_t wait_ns;            /* runnable, not running, so far */
     int      cpu_known;          /* 0: nothing here measures CPU time */
     int      wait_known;         /* 0: nothing here measures CPU waiting */
-    int      n;
+    int      n;                  /* threads followed: */
     pid_t    tid[REF_METER_TASKS];
+    int      fd[REF_METER_TASKS];                            /* its schedstat, open */
     uint64_t run[REF_METER_TASKS], delay[REF_METER_TASKS];   /* last seen */
 } ref_meter;
 
 /* Brings the totals up to now. */
 void ref_meter_sample(ref_meter *m, const ref_proc *p);
 
-/* How long the calling thread has waited for a CPU in all (microseconds,
- * from its schedstat), or -1 unknown: a referee starved while a bot
- * thinks cannot read its answer in time either. */
-int64_t ref_meter_own_wait_us(void);
+/* Closes the files a meter keeps open; it is empty again. */
+void ref_meter_close(ref_meter *m);
+
+/* The calling thread's schedstat, opened for ref_meter_own_wait_us (-1
+ * when the kernel keeps none); the caller closes it. */
+int ref_meter_own_open(void);
+
+/* How long the thread whose schedstat `fd` is has waited for a CPU in all
+ * (microseconds), or -1 unknown: a referee starved while a bot thinks
+ * cannot read its answer in time either. */
+int64_t ref_meter_own_wait_us(int fd);
 
 /* 1 when this kernel keeps per-task scheduler statistics. */
 int  ref_meter_schedstat(void);

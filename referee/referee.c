@@ -189,7 +189,7 @@ static int cmd_play(int argc, char **argv)
           "its time (move + bank left) in wall time (default 3)", &a.c.wall_ceiling, 1,
           REF_WALL_CEILING_MAX),
         CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
-          "frozen, or that CPU charged to their next decision)", &a.c.ponder),
+          "that CPU charged to their next decision, and frozen there once seen pondering)", &a.c.ponder),
         CLI_NUM("--max-message", CLI_I64, "N", "largest message a bot may send, bytes (default 1048576)",
           &a.c.max_message, 64, 1 << 30),
         CLI_ARG("--log-dir", CLI_STR, "DIR", "keep each bot's output in DIR/seatN.log", &a.c.log_dir),

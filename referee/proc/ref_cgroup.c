@@ -83,13 +83,10 @@ static ssize_t cg_read(int dirfd, const char *file, char *buf, size_t size)
     return n;
 }
 
-/* The number after `key` at the start of a line ("oom_kill 3"), or after
- * `key=` anywhere ("total=123"); 0 when absent. */
-static uint64_t cg_field(int dirfd, const char *file, const char *key)
+/* The number after `key` at the start of a line of text ("oom_kill 3"),
+ * or after `key=` anywhere ("total=123"); 0 when absent. */
+static uint64_t text_field(char *buf, const char *key)
 {
-    char buf[1024];
-    if (cg_read(dirfd, file, buf, sizeof buf) <= 0)
-        return 0;
     size_t k = strlen(key);
     for (char *p = buf; (p = strstr(p, key)); p += k) {
         int at_line = p == buf || p[-1] == '\n';
@@ -97,6 +94,13 @@ static uint64_t cg_field(int dirfd, const char *file, const char *key)
             return strtoull(p + k, NULL, 10);
     }
     return 0;
+}
+
+/* text_field of a file of the group. */
+static uint64_t cg_field(int dirfd, const char *file, const char *key)
+{
+    char buf[1024];
+    return cg_read(dirfd, file, buf, sizeof buf) > 0 ? text_field(buf, key) : 0;
 }
 
 static int file_exists(int dirfd, const char *file)
@@ -440,6 +444,20 @@ static int set_limits(const ref_cg *cg, const ref_cg_limits *lim, char *err, siz
     return e ? -1 : 0;
 }
 
+static void open_hot_files(ref_cg *cg)
+{
+    int d = dir_for(cg, REF_CG_CPUACCT);
+    if (d >= 0) {
+        cg->cpu_v2 = !file_exists(d, "cpuacct.usage");
+        cg->cpu_fd = openat(d, cg->cpu_v2 ? "cpu.stat" : "cpuacct.usage", O_RDONLY | O_CLOEXEC);
+    }
+    if ((d = dir_for(cg, REF_CG_FREEZE)) >= 0) {
+        cg->freeze_v1 = file_exists(d, "freezer.state");
+        cg->freeze_fd = openat(d, cg->freeze_v1 ? "freezer.state" : "cgroup.freeze",
+                               O_WRONLY | O_CLOEXEC);
+    }
+}
+
 int ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *lim,
                   char *err, size_t size)
 {
@@ -447,6 +465,7 @@ int ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *lim
     memset(cg, 0, sizeof *cg);
     for (int h = 0; h < REF_CG_MAX_HIER; h++)
         cg->dirfd[h] = -1;
+    cg->cpu_fd = cg->freeze_fd = -1;
     if (!sys || !sys->features)
         return 0;
     cg->sys = sys;
@@ -474,6 +493,7 @@ int ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *lim
         ref_cg_destroy(cg);
         return -1;
     }
+    open_hot_files(cg);
     return 0;
 }
 
@@ -498,13 +518,14 @@ int ref_cg_attach(const ref_cg *cg, pid_t pid, char *err, size_t size)
 
 uint64_t ref_cg_cpu_ns(const ref_cg *cg)
 {
-    int d = dir_for(cg, REF_CG_CPUACCT);
-    char buf[64];
-    if (d < 0)
+    char buf[1024];
+    if (!cg || !cg->sys || cg->cpu_fd < 0)
         return 0;
-    if (cg_read(d, "cpuacct.usage", buf, sizeof buf) > 0)
-        return strtoull(buf, NULL, 10);
-    return cg_field(d, "cpu.stat", "usage_usec") * 1000;
+    ssize_t n = pread(cg->cpu_fd, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    return cg->cpu_v2 ? text_field(buf, "usage_usec") * 1000 : strtoull(buf, NULL, 10);
 }
 
 int ref_cg_freeze_kills(const ref_cg_system *sys)
@@ -545,12 +566,11 @@ void ref_cg_usage_read(const ref_cg *cg, ref_cg_usage *u)
 
 int ref_cg_freeze(const ref_cg *cg, int frozen)
 {
-    int d = dir_for(cg, REF_CG_FREEZE);
-    if (d < 0)
+    if (!cg || !cg->sys || cg->freeze_fd < 0)
         return -1;
-    if (file_exists(d, "freezer.state"))
-        return cg_write(d, "freezer.state", frozen ? "FROZEN" : "THAWED") ? -1 : 0;
-    return cg_write(d, "cgroup.freeze", frozen ? "1" : "0") ? -1 : 0;
+    const char *state = cg->freeze_v1 ? (frozen ? "FROZEN" : "THAWED") : (frozen ? "1" : "0");
+    size_t len = strlen(state);
+    return pwrite(cg->freeze_fd, state, len, 0) == (ssize_t)len ? 0 : -1;
 }
 
 /* Reads a list of numbers (cgroup.procs, tasks); returns the count. */
@@ -649,6 +669,10 @@ void ref_cg_destroy(ref_cg *cg)
         return;
     }
     ref_cg_kill(cg);
+    if (cg->cpu_fd >= 0)
+        close(cg->cpu_fd);
+    if (cg->freeze_fd >= 0)
+        close(cg->freeze_fd);
     const char *bot = strchr(cg->name, '/');
     for (int h = 0; h < cg->sys->nhier; h++) {
         if (cg->dirfd[h] < 0)
@@ -663,6 +687,7 @@ void ref_cg_destroy(ref_cg *cg)
     memset(cg, 0, sizeof *cg);
     for (int h = 0; h < REF_CG_MAX_HIER; h++)
         cg->dirfd[h] = -1;
+    cg->cpu_fd = cg->freeze_fd = -1;
 }
 
 /* ---- a referee's whole group: at its exit, or when it died ------------- */

@@ -83,6 +83,11 @@ typedef struct ref_cg {
     const ref_cg_system *sys;
     int  ndirs;
     int  dirfd[REF_CG_MAX_HIER];   /* open group directories, -1 unused */
+    /* The files used at every decision, kept open (-1: none): opening
+     * one costs several times reading it. */
+    int  cpu_fd;                   /* cpuacct.usage (v1) or cpu.stat (v2) */
+    int  freeze_fd;                /* freezer.state (v1) or cgroup.freeze (v2) */
+    int  cpu_v2, freeze_v1;        /* which of the two each is */
     char name[32];                 /* "arena-PID/botN" */
 } ref_cg;
 
