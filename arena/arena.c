@@ -6,7 +6,7 @@
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
- *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B
+ *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B [--play]
  *   arena bench [--games N] | --web | --ladder
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
@@ -35,7 +35,6 @@
 #include "arena_plan.h"
 #include "arena_report.h"
 #include "arena_show.h"
-#include "arena_sprt.h"
 #include "arena_tourney.h"
 #include "game_cli.h"
 #include "ref_log.h"
@@ -246,6 +245,17 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
     return rc;
 }
 
+int ac_run_check(const arena_run *run)
+{
+    if (run->concurrency == 0 && !run->remote.listen)
+        return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too"),
+               -1;
+    if ((run->remote.curve_key || run->remote.curve_workers) &&
+        !(run->remote.curve_key && run->remote.curve_workers && run->remote.listen))
+        return ac_fail("--curve-key and --curve-workers go together, with --listen"), -1;
+    return 0;
+}
+
 /* The tournament's bots into spec: the last unfinished tournament's with
  * --resume, else the named ones, else every active bot. 0, or -1 said. */
 static int tournament_bots(arena_db *db, int resume, const char **names, int nnames,
@@ -287,7 +297,7 @@ static int tournament_bots(arena_db *db, int resume, const char **names, int nna
 
 /* Every bot of spec still registered, its command runnable where it runs.
  * 0, or -1 said. */
-static int tournament_bots_ready(arena_db *db, const arena_spec *spec)
+int ac_bots_ready(arena_db *db, const arena_spec *spec)
 {
     char err[512];
     for (int i = 0; i < spec->nbots; i++) {
@@ -330,11 +340,8 @@ static int cmd_tournament(int argc, char **argv)
                                 referee, sizeof referee, names, &nnames, 64);
     if (flagged)
         return flagged == 1 ? 0 : 2;
-    if (run.concurrency == 0 && !run.remote.listen)
-        return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too");
-    if ((run.remote.curve_key || run.remote.curve_workers) &&
-        !(run.remote.curve_key && run.remote.curve_workers && run.remote.listen))
-        return ac_fail("--curve-key and --curve-workers go together, with --listen");
+    if (ac_run_check(&run) < 0)
+        return 2;
     arena_db *db;
     if (arena_db_open(&db, ac_db_path, 0, err, sizeof err) < 0)
         return ac_fail("%s%s", err, access(ac_db_path, F_OK) != 0
@@ -361,7 +368,7 @@ static int cmd_tournament(int argc, char **argv)
     }
     if (ac_fit_concurrency(&spec, seats, &run) < 0)
         goto out;
-    if (tournament_bots_ready(db, &spec) < 0)
+    if (ac_bots_ready(db, &spec) < 0)
         goto out;
     int64_t tid = 0;
     run.stop = ac_catch_stops();
@@ -563,60 +570,6 @@ static int cmd_check(int argc, char **argv)
     return 0;
 }
 
-static int cmd_sprt(int argc, char **argv)
-{
-    if (ac_help(argc, argv) || argc < 2) {
-        puts("usage: arena sprt BOT_A BOT_B [--elo0 E] [--elo1 E] [--alpha A] [--beta B]\n"
-             "                  [--tournament ID] [--seats N]\n"
-             "Tests H1 \"A is stronger than B by elo1\" against H0 \"by elo0\" (default 0 and 10,\n"
-             "alpha = beta = 0.05) over their stored games, counting seed pairs as units.\n"
-             "--seats 4: over the team games where A's team opposes B's (default 2 players).\n"
-             "Exit 0: H1 accepted, 1: H0 accepted, 3: keep playing.");
-        return argc < 2 && !ac_help(argc, argv) ? 2 : 0;
-    }
-    rt_sprt_params p = ARENA_SPRT_DEFAULTS;
-    int64_t tid = 0, seats = 2;
-    for (int i = 2; i < argc; i++) {
-        const char *f = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        double *dst = !strcmp(f, "--elo0") ? &p.elo0 : !strcmp(f, "--elo1") ? &p.elo1
-                    : !strcmp(f, "--alpha") ? &p.alpha : !strcmp(f, "--beta") ? &p.beta : NULL;
-        if (!val)
-            return ac_fail("%s needs a value", f);
-        if (dst) {
-            if (kv_f64(val, -1e9, 1e9, dst) < 0)
-                return ac_fail("%s wants a number, not '%s'", f, val);
-        } else if (!strcmp(f, "--tournament")) {
-            if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
-                return ac_fail("--tournament wants a tournament number, not '%s'", val);
-        } else if (!strcmp(f, "--seats")) {
-            if (kv_i64(val, 2, ARENA_MAX_SEATS, &seats) < 0)
-                return ac_fail("--seats wants 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
-        } else {
-            return ac_fail("unknown option '%s' (see arena sprt --help)", f);
-        }
-        i++;
-    }
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    arena_bot a, b;
-    char err[256];
-    int rc;
-    if (arena_db_bot_by_name(db, argv[0], &a) != 0)
-        rc = ac_fail("unknown bot '%s'", argv[0]);
-    else if (arena_db_bot_by_name(db, argv[1], &b) != 0)
-        rc = ac_fail("unknown bot '%s'", argv[1]);
-    else if (a.id == b.id)
-        rc = ac_fail("a bot cannot be tested against itself");
-    else {
-        arena_match_filter f = { .tournament_id = tid, .seats = (int)seats };
-        int v = arena_sprt(db, a.id, b.id, &f, &p, stdout, err, sizeof err);
-        rc = v == -2 ? ac_fail("%s", err) : v == RT_SPRT_ACCEPT_H1 ? 0 : v == RT_SPRT_ACCEPT_H0 ? 1 : 3;
-    }
-    arena_db_close(db);
-    return rc;
-}
-
 static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
     "  bot add|list|...       register bots and versions; retire, disable, enable\n"
@@ -631,7 +584,8 @@ static const char usage[] =
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  stored ratings against a recompute from the matches\n"
     "  history BOT            a bot's rating over time: live Elo per match, or a ladder's fits\n"
-    "  sprt A B               is A stronger than B by X Elo? (fishtest's SPRT on seed pairs)\n"
+    "  sprt A B [--play]      is A stronger than B by X Elo? fishtest's SPRT on seed pairs:\n"
+    "                         over stored games, or playing pairs until it decides\n"
     "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
     "  bench --web            the web's routes timed at a million matches\n"
@@ -713,7 +667,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "history"))
         return ac_history(n, rest);
     if (!strcmp(cmd, "sprt"))
-        return cmd_sprt(n, rest);
+        return ac_sprt(n, rest);
     if (!strcmp(cmd, "keygen"))
         return cmd_keygen(n, rest);
     if (!strcmp(cmd, "serve"))

@@ -52,6 +52,14 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
 /* The default --concurrency (-1) for the spec's seats, or a check of the
  * one given (arena.c). 0, or -1 after a message. */
 int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run);
+/* The workers run asks for can be had (--concurrency 0 needs --listen;
+ * the CURVE keys go together): 0, or -1 after the error line. */
+int ac_run_check(const arena_run *run);
+/* Every bot of spec still registered, its command runnable where it
+ * runs: 0, or -1 after the error line (arena.c). */
+int ac_bots_ready(arena_db *db, const arena_spec *spec);
+/* arena sprt A B [--play] (arena_cmd_sprt.c) */
+int ac_sprt(int argc, char **argv);
 /* Catches SIGINT and SIGTERM from now on: the flag they set. */
 const volatile int *ac_catch_stops(void);
 /* arena history BOT (arena_cmd_history.c) */

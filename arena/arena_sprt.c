@@ -131,11 +131,26 @@ int arena_sprt_tally_of(arena_db *db, int64_t a, int64_t b, const arena_match_fi
     return 0;
 }
 
+static const char *verdict_text(const arena_sprt_tally *t)
+{
+    return t->r.verdict == RT_SPRT_ACCEPT_H1 ? "H1 accepted: the first bot is stronger"
+         : t->r.verdict == RT_SPRT_ACCEPT_H0 ? "H0 accepted: not stronger by that much"
+                                             : "continue: play more games";
+}
+
+void arena_sprt_line(const arena_sprt_tally *t, FILE *out)
+{
+    fprintf(out, "sprt: pairs %ld  games %ld  w-d-l %ld-%ld-%ld  LLR %.3f  bounds [%.3f, %.3f]  "
+            "%s\n", t->pairs, t->w + t->d + t->l, t->w, t->d, t->l, t->r.llr, t->r.lower,
+            t->r.upper, t->r.verdict == RT_SPRT_ACCEPT_H1 ? "H1" :
+            t->r.verdict == RT_SPRT_ACCEPT_H0 ? "H0" : "continue");
+}
+
 int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
-               const rt_sprt_params *p, FILE *out, char *err, size_t size)
+               const rt_sprt_params *p, int first_verdict, FILE *out, char *err, size_t size)
 {
     arena_sprt_tally t;
-    if (arena_sprt_tally_of(db, a, b, f, p, 0, &t, err, size) < 0)
+    if (arena_sprt_tally_of(db, a, b, f, p, first_verdict, &t, err, size) < 0)
         return -2;
     if (t.w + t.d + t.l == 0) {
         snprintf(err, size, "the two bots have not played each other yet");
@@ -153,8 +168,6 @@ int arena_sprt(arena_db *db, int64_t a, int64_t b, const arena_match_filter *f,
     else
         fprintf(out, "no complete seed pairs: single games (trinomial)\n");
     fprintf(out, "LLR %.3f   bounds [%.3f, %.3f]   %s\n", t.r.llr, t.r.lower, t.r.upper,
-            t.r.verdict == RT_SPRT_ACCEPT_H1 ? "H1 accepted: the first bot is stronger"
-            : t.r.verdict == RT_SPRT_ACCEPT_H0 ? "H0 accepted: not stronger by that much"
-                                               : "continue: play more games");
+            verdict_text(&t));
     return t.r.verdict;
 }

@@ -41,9 +41,14 @@ int arena_sprt_tally_of(arena_db *db, int64_t bot_a, int64_t bot_b, const arena_
                         const rt_sprt_params *p, int first_verdict, arena_sprt_tally *t,
                         char *err, size_t size);
 
-/* The test over the whole record, printed to `out`: counts, LLR, bounds
- * and the verdict. Returns the verdict (RT_SPRT_*), or -2 with err. */
+/* The test over the whole record (with `first_verdict`, up to the pair
+ * that decided it), printed to `out`: counts, LLR, bounds and the
+ * verdict. Returns the verdict (RT_SPRT_*), or -2 with err. */
 int arena_sprt(arena_db *db, int64_t bot_a, int64_t bot_b, const arena_match_filter *f,
-               const rt_sprt_params *p, FILE *out, char *err, size_t size);
+               const rt_sprt_params *p, int first_verdict, FILE *out, char *err,
+               size_t size);
+/* The tally as one progress line: "sprt: pairs 12  games 24  w-d-l ...
+ * LLR 1.234  bounds [-2.944, 2.944]  continue" (or H0, H1). */
+void arena_sprt_line(const arena_sprt_tally *t, FILE *out);
 
 #endif

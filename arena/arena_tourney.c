@@ -2,6 +2,7 @@
  * arena_tourney.c - the tournament runner.
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -599,6 +600,7 @@ static int finish(arena_db *db, int64_t tid, const arena_run *run, const share *
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                       int64_t *tournament_id, char *err, size_t size)
 {
+    assert(!run->enough || (spec->format != ARENA_SWISS && spec->format != ARENA_KNOCKOUT));
     int concurrency = 0;
     const char *why;
     int seats = 0, teams = 0;
@@ -618,7 +620,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         snprintf(err, size, "cannot read the tournament's matches");
         return -1;
     }
-    int ndone = t.done, done = ndone, tty = isatty(2), rc = -1;
+    int ndone = t.done, done = ndone, tty = isatty(2), rc = -1, ending = 0;
     plan_cursor c = { .total = total };
     event_state e = { 0 };
     arena_pool *pool = NULL;
@@ -705,6 +707,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
             progress(db, t.id, done, total, ndone, t0, tty, &last);
         if (run->rating_interval > 0 && sh.here % run->rating_interval == 0 && done < total)
             standings_now(db, t.id, done, total);
+        if (run->enough && !ending && run->enough(run->enough_ctx, db, t.id)) {
+            ending = 1;                 /* hand out no new pair: the twin of the last */
+            c.total = c.next + c.next % 2;
+        }
     }
     if (finish(db, t.id, run, &sh, ndone, err, size) < 0)
         goto out;

@@ -43,6 +43,11 @@ typedef struct arena_run {
     int  rating_interval;         /* standings every N stored matches; 0: never */
     const volatile int *stop;     /* set (by a signal handler): store what is
                                      finished, stop the rest (NULL: never) */
+    /* Asked after each match stored here (NULL: never): nonzero ends the
+     * tournament early, finished, once the seed pairs already handed out
+     * are stored. Not for Swiss or knockout. `arena sprt --play`'s test. */
+    int (*enough)(void *ctx, arena_db *db, int64_t tournament_id);
+    void *enough_ctx;
 } arena_run;
 
 /* The default game with its default options, round-robin, 10 games. */
