@@ -1,0 +1,266 @@
+/*
+ * ref_turn.c - one decision and its clocks (ref_match.h: the clocks): the
+ * request, the wait for its answer under the CPU or the wall clock, the
+ * charge, a timeout judged as the bot's or the machine's (contended), and
+ * the freezer between turns for a bot seen pondering.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <unistd.h>
+#include <zmq.h>
+#include "ref_match_internal.h"
+#include "ref_msg.h"
+
+/* Brings seat s's meter up to now, unless the match is unmetered (its
+ * figures then stay unknown). */
+static void sample(const match *m, seat *s)
+{
+    if (!m->cfg->unmetered)
+        ref_meter_sample(&s->meter, &s->proc);
+}
+
+/* Freezes or thaws seat i, where bots are frozen between their turns. */
+void turn_hold(match *m, int i, int frozen)
+{
+    seat *s = &m->seats[i];
+    if (!m->freeze || !s->spawned || !s->proc.live || s->frozen == frozen)
+        return;
+    if (ref_cg_freeze(&s->proc.cg, frozen) == 0)
+        s->frozen = frozen;
+}
+
+/* Bots are frozen between their turns only once they are seen to think
+ * there: freezing and thawing at every turn wakes every thread of the bot
+ * twice, which for a fast bot costs more than its decision; a bot that
+ * sleeps between its turns never needs it. A bot seen running more than
+ * PONDER_NS of CPU between its turns, in all, is frozen between them from
+ * then on. It is seen when a turn ends and at each limits check (every
+ * LIMITS_EVERY_US), so what it takes from other matches is bounded; what it
+ * ran is charged to its next decision (turn_decide: cpu0) all the same. */
+#define PONDER_NS 10000000ULL
+
+/* Marks seat j pondering if it has run more than PONDER_NS between turns. */
+void turn_watch(match *m, int j)
+{
+    seat *s = &m->seats[j];
+    if (!m->freeze || s->pondered || j == m->mover || !s->spawned || !s->proc.live)
+        return;
+    uint64_t cpu = ref_cg_cpu_ns(&s->proc.cg);
+    if (cpu > s->turn_end_ns)
+        s->off_turn_ns += cpu - s->turn_end_ns;
+    s->turn_end_ns = cpu > s->turn_end_ns ? cpu : s->turn_end_ns;
+    if (s->off_turn_ns > PONDER_NS) {
+        s->pondered = 1;
+        turn_hold(m, j, 1);
+    }
+}
+
+/* Seat i's turn begins (its request is sent): thawed if it was frozen.
+ * Done after the send, a thawed bot finds its request waiting instead of
+ * being woken twice. */
+static void begin_turn(match *m, int i)
+{
+    m->mover = i;
+    turn_hold(m, i, 0);
+}
+
+/* Seat i's turn has ended: it is frozen if it ponders; the others are
+ * looked at, having waited through its turn. */
+void turn_end(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    m->mover = -1;
+    s->turn_end_ns = s->meter.cpu_ns;
+    if (s->pondered)
+        turn_hold(m, i, 1);
+    for (int j = 0; j < m->n; j++)
+        if (j != i)
+            turn_watch(m, j);
+}
+
+/* After the handshake: every bot's meter started and every bot frozen,
+ * where the freezer lets a frozen bot die with its referee; the clock line. */
+void turn_start_clocks(match *m)
+{
+    const ref_config *c = m->cfg;
+    int measured = 1;
+    m->freeze = !c->ponder && !c->unmetered;
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        if (!s->spawned || !s->proc.cg.sys || !ref_cg_freeze_kills(s->proc.cg.sys))
+            m->freeze = 0;
+        sample(m, s);
+        measured &= s->meter.cpu_known || !s->spawned;
+    }
+    cpu_set_t set;
+    m->cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    m->mode = measured ? c->clock_mode : REF_CLOCK_WALL;
+    m->mover = -1;
+    for (int i = 0; i < m->n; i++) {
+        seat *s = &m->seats[i];
+        s->turn_end_ns = s->meter.cpu_ns;
+        /* Without the group's CPU time, pondering cannot be seen: frozen
+         * between turns from the start. */
+        s->pondered = s->spawned && s->proc.cg.cpu_fd < 0;
+        if (s->pondered)
+            turn_hold(m, i, 1);
+    }
+    char ceiling[40] = "";
+    if (m->mode == REF_CLOCK_CPU)
+        snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
+    snprintf(m->rec->clock, sizeof m->rec->clock, "%s%s between=%s%s",
+             ref_clock_mode_name(m->mode), ceiling,
+             c->ponder || c->unmetered ? "ponder" : m->freeze ? "frozen" : "charged",
+             c->unmetered                 ? " (unmetered)"
+             : m->mode != c->clock_mode   ? " (no CPU time here)" : "");
+}
+
+static uint32_t clamp_us(int64_t us)
+{
+    return us < 0 ? 0 : us >= REF_UNMEASURED ? REF_UNMEASURED - 1 : (uint32_t)us;
+}
+
+/* The wait before the next look at a bot's CPU time: it cannot use the
+ * rest of its budget faster than on every CPU at once. */
+static int64_t cpu_look(const match *m, int64_t left_us)
+{
+    int64_t step = left_us / (m->cpus > 0 ? m->cpus : 1);
+    return step < 1000 ? 1000 : step > 50000 ? 50000 : step;
+}
+
+/* A decision that timed out: contended (ends the match, nobody charged),
+ * or a strike against the seat. */
+static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_used,
+                     int64_t own_wait, ref_decision *d)
+{
+    seat *s = &m->seats[i];
+    int cpu = m->mode == REF_CLOCK_CPU;
+    /* The machine's share: the bot's wait for a CPU, and the referee's own
+     * over the decision (a starved referee reads an answer late). */
+    int64_t wait = s->meter.wait_known ? (int64_t)d->wait_us : -1;
+    if (own_wait > 0)
+        wait = (wait > 0 ? wait : 0) + own_wait;
+    int starved = cpu && d->micros >= (uint64_t)(budget * m->cfg->wall_ceiling) * REF_STARVED;
+    if ((!cpu || starved) &&
+        ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
+        match_forfeit(m, i, REF_CONTENDED,
+                      "seat %d had no action within %u ms, having used %" PRId64
+                      " ms of CPU and waited %" PRId64 " ms for one: the machine is "
+                      "overloaded",
+                      i, d->micros / 1000, cpu_used / 1000, wait / 1000);
+        return -1;
+    }
+    s->bank_us = 0;
+    d->substituted = 1;
+    char detail[128];
+    if (cpu && cpu_used > budget)
+        snprintf(detail, sizeof detail, "used %" PRId64 " ms of CPU, over its %" PRId64
+                 " ms", cpu_used / 1000, budget / 1000);
+    else
+        snprintf(detail, sizeof detail, "no action within %u ms%s", d->micros / 1000,
+                 cpu ? " (the wall ceiling, not counting its wait for a CPU)" : "");
+    return match_strike(m, i, nlegal, REF_TIMEOUT, detail, &d->action);
+}
+
+/* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
+int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
+{
+    seat *s = &m->seats[i];
+    const ref_config *c = m->cfg;
+    if (match_tell(m, i) < 0)
+        return -1;
+    m->sb.size = 0;
+    ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
+                    (ref_clock){ c->move_ms, s->bank_us / 1000 });
+    /* Without pondering, what the bot used since its last decision ended
+     * (nothing when it was frozen) is charged to this one. */
+    if (c->ponder)
+        sample(m, s);
+    uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
+    int cpu = m->mode == REF_CLOCK_CPU;
+    int64_t budget = c->move_ms * 1000 + s->bank_us, sent = match_now(m);
+    /* The wall ceiling counts the time the bot was not waiting for a CPU
+     * (sleeping, blocked, or running), so that a starved bot is never
+     * charged; a hard limit, REF_STARVED times that, ends even one the
+     * machine starves for good (contended). */
+    int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
+    int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
+    int64_t own0 = ref_meter_own_wait_us(m->own_schedstat);
+    if (match_send(m, i) < 0)
+        return -1;
+    begin_turn(m, i);
+    d->seat = (uint8_t)i;
+    d->substituted = 0;
+    for (;;) {
+        msgpack_unpacked msg;
+        int64_t wake = until;
+        if (cpu) {
+            int64_t look =
+                match_now(m) + cpu_look(m, budget - (int64_t)(s->meter.cpu_ns - cpu0) / 1000);
+            wake = look < wake ? look : wake;
+        }
+        int from = match_next_message(m, wake, &msg);
+        int64_t wall = match_now(m) - sent;
+        sample(m, s);
+        int64_t cpu_used = (int64_t)(s->meter.cpu_ns - cpu0) / 1000;
+        int64_t used = cpu ? cpu_used : wall;
+        d->micros = clamp_us(wall);
+        d->cpu_us = s->meter.cpu_known ? clamp_us(cpu_used) : REF_UNMEASURED;
+        d->wait_us = s->meter.wait_known ? clamp_us((int64_t)(s->meter.wait_ns - wait0) / 1000)
+                                         : REF_UNMEASURED;
+        if (from == -2)
+            return -1;
+        int64_t waited = d->wait_us == REF_UNMEASURED ? 0 : d->wait_us;
+        int late = used > budget || sent + wall > until ||
+                   (cpu && wall - (waited < wall ? waited : wall) > ceiling);
+        if (from == -1 && !late)
+            continue;                          /* a look at its CPU time */
+        if (from >= 0 && late) {
+            msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
+            from = -1;
+        }
+        if (from == -1)
+            match_check_limits(m, 1);
+        if (m->over)
+            return -1;
+        if (from == -1) {
+            s->stale_below = id + 1;
+            int64_t own = own0 >= 0 ? ref_meter_own_wait_us(m->own_schedstat) - own0 : -1;
+            return timed_out(m, i, nlegal, budget, cpu_used, own, d);
+        }
+        char type[16];
+        int64_t got_id = -1;
+        int typed = mps_get_str(&msg.data, "type", type, sizeof type) == 0 &&
+                    strcmp(type, "action") == 0;
+        mps_get_int(&msg.data, "id", &got_id);
+        if (typed && got_id >= 0 && got_id < m->seats[from].stale_below) {
+            msgpack_unpacked_destroy(&msg);     /* a late answer to a past timeout */
+            continue;
+        }
+        if (from != i || !typed || got_id != id) {
+            msgpack_unpacked_destroy(&msg);
+            match_forfeit(m, from, REF_OUT_OF_TURN, "seat %d sent %s out of turn", from,
+                          typed ? "an action" : "a message");
+            return -1;
+        }
+        char why[160];
+        int bad = match_resolve(m, i, &msg.data, nlegal, &d->action, why, sizeof why);
+        msgpack_unpacked_destroy(&msg);
+        if (bad < 0)
+            return -1;
+        int64_t over = used - c->move_ms * 1000;
+        if (over > 0)
+            s->bank_us = s->bank_us > over ? s->bank_us - over : 0;
+        if (bad) {
+            d->substituted = 1;
+            return match_strike(m, i, nlegal, REF_ILLEGAL, why, &d->action);
+        }
+        return 0;
+    }
+}
