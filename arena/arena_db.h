@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 8
+#define ARENA_DB_SCHEMA 9
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,

@@ -279,9 +279,12 @@ static int rows_as_arrays(web_req *r, const char *key, const char *sql, int64_t 
     return rc == SQLITE_DONE ? 0 : web_fail(r, 503, "cannot read the database");
 }
 
+/* A point per match from two indexes (schema 9): SQLite would read each
+ * match's row by its id instead of the index of finish times. */
 static const char HISTORY[] =
     "SELECT m.finished_ms, h.elo_after, h.match_id FROM rating_history h"
-    " JOIN matches m ON m.id = h.match_id WHERE h.bot_id = :bot ORDER BY h.match_id";
+    " JOIN matches m INDEXED BY matches_finished ON m.id = h.match_id"
+    " WHERE h.bot_id = :bot ORDER BY h.match_id";
 /* The ladder's refreshed fits (schema 3), when the database has them. */
 static const char FITS[] =
     "SELECT f.at_ms, fb.rating, fb.ci95, fb.games FROM rating_fit_bots fb"
@@ -291,15 +294,17 @@ static const char OPPONENTS[] =
     " sum(s.score < o.score) FROM match_seats s"
     " JOIN match_seats o ON o.match_id = s.match_id AND o.team <> s.team"
     " JOIN bots b ON b.id = o.bot_id WHERE s.bot_id = :bot GROUP BY o.bot_id ORDER BY b.name";
+/* Forfeits and logs walk the bot's matches in its index's order, newest
+ * first, and stop at the 50th found: no sort of all of them. */
 static const char FORFEITS[] =
     "SELECT m.id, m.finished_ms, m.reason, m.detail FROM match_seats s"
     " JOIN matches m ON m.id = s.match_id WHERE s.bot_id = :bot AND m.culprit = s.seat"
-    " ORDER BY m.id DESC LIMIT 50";
+    " ORDER BY s.match_id DESC LIMIT 50";
 /* Logs kept per match (schema 3, the author's loop), when there. */
 static const char LOGS[] =
     "SELECT l.match_id, l.seat, l.bytes FROM match_seats s JOIN match_logs l"
     " ON l.match_id = s.match_id AND l.seat = s.seat WHERE s.bot_id = :bot"
-    " ORDER BY l.match_id DESC LIMIT 50";
+    " ORDER BY s.match_id DESC LIMIT 50";
 
 int web_api_bot(web_req *r)
 {

@@ -173,6 +173,14 @@ static void test_rows_move_exactly(void **state)
     }
     arena_db_close(db);
 
+    /* A bot's rating history is read from indexes alone (schema 9). */
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_index_info('rating_history_bot')"),
+                     4);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_index_info('matches_finished')"),
+                     2);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches INDEXED BY matches_finished"
+                                   " WHERE id > 0"), nmatches);
+
     /* The old shape is gone; what is left is sound. */
     assert_int_equal(raw_int(path, "SELECT count(*) FROM pragma_table_info('tournaments')"
                                    " WHERE name = 'key'"), 0);
