@@ -103,6 +103,10 @@ struct game_api {
     void        (*apply)(void *state, game_action action);
     /* What a seat other than the actor may learn of an action. */
     game_action (*public_view)(game_action action);
+    /* 1 when `seat`, once the game is at `state`, knows the whole of
+     * `action` that `actor` took before (a Goofspiel bid after its round);
+     * 0 while it knows only public_view(action). NULL: never more. */
+    int         (*revealed)(const void *state, int seat, int actor, game_action action);
 
     int         (*format)(game_action action, char *buf, size_t size);
     int         (*parse)(const char *text, game_action *out);   /* 0 or -1 */

@@ -6,8 +6,10 @@
  * `view=full` (the default) sends the whole truth; `view=N` sends what
  * seat N knew: each state is the game's own observation for that seat
  * (game_api.write_json), other seats' actions in their public form
- * (game_api.public_view: a face-down coin stays face down), and only that
- * seat's log. The browser never receives what the seat could not see.
+ * (game_api.public_view: a face-down coin stays face down) until the game
+ * shows them (game_api.revealed: a Goofspiel bid once its round is settled;
+ * the decision says from which step), and only that seat's log. The
+ * browser never receives what the seat could not see by the match's end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,25 +110,47 @@ static void measured_ms(jw *w, uint32_t us)
         jw_num(w, us / 1000.0);
 }
 
-/* The decisions and the state before the first and after each: 0, or -1
- * with r->error set (a record that does not replay). */
-static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view)
+/* In seat `view`'s view: for each decision another seat took out of its
+ * sight (its public view differs), the step after which the game shows it
+ * whole (game_api.revealed), or 0. NULL when nothing is ever revealed,
+ * and without memory (then nothing is). Leaves `state` at the end. */
+static size_t *reveal_steps(const ref_record *rec, const game_api *g, void *state,
+                            const game_options *options, int view)
 {
-    jw *w = &r->out;
-    char err[256], text[160];
-    if (ref_record_verify(rec, g, err, sizeof err) != 0)
-        return web_fail(r, 409, "the stored record does not replay: %s", err);
-    game_options *options = game_options_new(g);
-    void *state = calloc(1, g->state_size);
-    char *picture = g->write_json ? NULL : malloc(1 << 16);
-    if (!options || !state || (!g->write_json && !picture) ||
-        game_options_parse(options, rec->options, err, sizeof err) < 0 ||
-        g->init(state, options, rec->seed)) {
-        game_options_free(options), free(state), free(picture);
-        return web_fail(r, 409, "the stored record's game cannot be set up");
+    if (view < 0 || !g->revealed || rec->ndecisions == 0)
+        return NULL;
+    size_t *at = calloc(rec->ndecisions, sizeof *at);
+    size_t *pending = malloc(rec->ndecisions * sizeof *pending), npending = 0;
+    if (!at || !pending) {
+        free(at), free(pending);
+        return NULL;
     }
-    jw_key(w, "clock");               /* how decisions were charged; null in older records */
-    jw_str(w, *rec->clock ? rec->clock : NULL);
+    g->init(state, options, rec->seed);
+    for (size_t i = 0; i < rec->ndecisions; i++) {
+        const ref_decision *d = &rec->decisions[i];
+        if (d->seat != view && g->public_view(d->action) != d->action)
+            pending[npending++] = i;
+        g->apply(state, d->action);
+        for (size_t k = 0; k < npending;) {
+            const ref_decision *p = &rec->decisions[pending[k]];
+            if (g->revealed(state, view, p->seat, p->action)) {
+                at[pending[k]] = i + 1;
+                pending[k] = pending[--npending];
+            } else {
+                k++;
+            }
+        }
+    }
+    free(pending);
+    return at;
+}
+
+/* The decisions as `view` saw them, each with how it was made; `state`
+ * starts at the game's start and ends at its end. */
+static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void *state,
+                           int view, const size_t *revealed_at)
+{
+    char text[160];
     jw_key(w, "decisions");
     jw_arr(w);
     for (size_t i = 0; i < rec->ndecisions; i++) {
@@ -140,6 +164,18 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
         jw_str(w, g->decision_name(state));
         jw_key(w, "action");
         jw_str(w, text);
+        jw_key(w, "revealed");            /* a hidden action, from the step the game shows it */
+        if (revealed_at && revealed_at[i]) {
+            g->format(d->action, text, sizeof text);
+            jw_obj(w);
+            jw_key(w, "step");
+            jw_int(w, (int64_t)revealed_at[i]);
+            jw_key(w, "action");
+            jw_str(w, text);
+            jw_obj_end(w);
+        } else {
+            jw_null(w);
+        }
         jw_key(w, "ms");
         jw_num(w, d->micros / 1000.0);
         jw_key(w, "cpu_ms");
@@ -152,6 +188,31 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
         g->apply(state, d->action);
     }
     jw_arr_end(w);
+}
+
+/* The decisions and the state before the first and after each: 0, or -1
+ * with r->error set (a record that does not replay). */
+static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view)
+{
+    jw *w = &r->out;
+    char err[256];
+    if (ref_record_verify(rec, g, err, sizeof err) != 0)
+        return web_fail(r, 409, "the stored record does not replay: %s", err);
+    game_options *options = game_options_new(g);
+    void *state = calloc(1, g->state_size);
+    char *picture = g->write_json ? NULL : malloc(1 << 16);
+    if (!options || !state || (!g->write_json && !picture) ||
+        game_options_parse(options, rec->options, err, sizeof err) < 0 ||
+        g->init(state, options, rec->seed)) {
+        game_options_free(options), free(state), free(picture);
+        return web_fail(r, 409, "the stored record's game cannot be set up");
+    }
+    size_t *revealed_at = reveal_steps(rec, g, state, options, view);
+    jw_key(w, "clock");               /* how decisions were charged; null in older records */
+    jw_str(w, *rec->clock ? rec->clock : NULL);
+    g->init(state, options, rec->seed);
+    decisions_json(w, rec, g, state, view, revealed_at);
+    free(revealed_at);
     g->init(state, options, rec->seed);
     jw_key(w, "states");
     jw_arr(w);

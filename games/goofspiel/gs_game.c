@@ -75,6 +75,21 @@ static int legal(const void *state, game_action *out)
 
 static void apply(void *state, game_action a) { gs_apply(state, (int)a); }
 static game_action public_view(game_action a) { return 0; }    /* "bid ?" */
+
+/* A bid is shown to every seat once its round is settled, unless only
+ * winners are (reveal=winner). A seat bids each card once. */
+static int revealed(const void *state, int seat, int actor, game_action a)
+{
+    const gs_state *s = state;
+    if (seat == actor)
+        return 1;
+    if (s->opt.reveal != GS_REVEAL_BIDS)
+        return 0;
+    for (int r = 0; r < s->round; r++)
+        if (s->bid[r][actor] == a)
+            return 1;
+    return 0;
+}
 static int format(game_action a, char *buf, size_t size) { return gs_format((int)a, buf, size); }
 
 static int parse(const char *text, game_action *out)
@@ -200,6 +215,7 @@ const game_api game_goofspiel = {
     .legal = legal,
     .apply = apply,
     .public_view = public_view,
+    .revealed = revealed,
     .format = format,
     .parse = parse,
     .pack_action = pack_action,

@@ -174,6 +174,20 @@ await test('a second game draws its own table, in full and a seat\'s view', asyn
   assert.equal(await page.textContent('[data-seat="0"] [data-zone="hand"]'), 'hand4 hidden'  /* 5 cards, one bid */);
   assert.equal(await page.textContent('[data-seat="0"] [data-zone="bid"] .gs-card'), '?');
   assert.match(await page.textContent('[data-seat="2"] [data-zone="hand"]'), /^hand(\d+)+$/);
+  // seat 0's first bid: hidden until its round is settled (step 3), then shown
+  const first = '#actions tr[data-step="1"] .act', full = (await (await fetch(base + '/api/matches/7')).json()).decisions;
+  assert.equal(await page.textContent(first), 'bid ?');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.textContent(first), 'bid ?');
+  await page.keyboard.press('ArrowRight');
+  assert.match(full[0].action, /^bid \d+$/);
+  assert.equal(await page.textContent(first), full[0].action);
+  assert.equal(await page.textContent('#actions tr[data-step="2"] .act'), full[1].action);
+  assert.equal(await page.textContent('#actions tr[data-step="4"] .act'), 'bid ?');   // round 2's
+  await shot('replay-goofspiel-revealed');
+  await page.keyboard.press('Home');
+  assert.equal(await page.textContent(first), 'bid ?');
+  await page.keyboard.press('ArrowRight');
   await shot('replay-goofspiel');
 });
 await test('a hostile log and detail are shown as text', async () => {

@@ -156,6 +156,14 @@ await test('match: a second game, its own JSON, and a seat view without the othe
   // a bid made this round by another seat shows as made, without its card
   assert.ok(v.states.some(s => s.seats[0].has_bid && s.seats[0].bid === null));
   assert.ok(m.states.every((s, i) => s.seats.every((z, p) => z.hand_count === v.states[i].seats[p].hand_count)));
+  // the others' bids: "bid ?" as made, whole from the step their round is
+  // settled (every third: 3 seats); its own as made; the full view's as made
+  assert.ok(m.decisions.every(d => /^bid \d+$/.test(d.action) && d.revealed === null));
+  v.decisions.forEach((d, i) => {
+    if (d.seat === 1) return assert.deepEqual([d.action, d.revealed], [m.decisions[i].action, null]);
+    assert.equal(d.action, 'bid ?');
+    assert.deepEqual(d.revealed, { step: 3 * Math.floor(i / 3) + 3, action: m.decisions[i].action });
+  });
 });
 await test('bot: history, opponents, recent, forfeits', async () => {
   const r = await get('/api/bots/greedy');

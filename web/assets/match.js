@@ -60,7 +60,7 @@
     const rows = match.decisions.map((d, i) => el('tr', { 'data-step': i + 1, onclick: () => go(i + 1) },
       el('td', { class: 'num muted' }, i + 1),
       el('td', { class: 'seat' + d.seat }, seatName(d.seat)),
-      el('td', {}, d.action, d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null),
+      el('td', {}, el('span', { class: 'act' }, d.action), d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null),
       el('td', { class: 'num muted' }, fixed(d.ms, 1)),
       measured ? [el('td', { class: 'num muted cpu' }, fixed(d.cpu_ms, 1)),
                   el('td', { class: 'num muted wait' }, fixed(d.wait_ms, 1))] : null));
@@ -79,6 +79,10 @@
     draw();
   }
 
+  // A decision as the view knew it at this step: a hidden action (another
+  // seat's bid) shows whole from the step the game revealed it.
+  function shown(d) { return d.revealed && step >= d.revealed.step ? d.revealed.action : d.action; }
+
   function draw() {
     const board = ArenaBoards[match.game] || ArenaBoards.text;
     const state = match.states[step];
@@ -86,8 +90,11 @@
     document.getElementById('counter').textContent = `${step} / ${match.states.length - 1}`;
     document.getElementById('slider').value = step;
     const d = match.decisions[step - 1], n = match.decisions[step];
-    document.getElementById('now').textContent = (step ? `after #${step}: ${seatName(d.seat)} ${d.action}` : 'start') +
+    document.getElementById('now').textContent = (step ? `after #${step}: ${seatName(d.seat)} ${shown(d)}` : 'start') +
       (n ? ` · next: ${seatName(n.seat)} (${n.decision})` : ' · end of match');
+    match.decisions.forEach((x, i) => {
+      if (x.revealed) document.querySelector(`#actions tr[data-step="${i + 1}"] .act`).textContent = shown(x);
+    });
     for (const tr of document.querySelectorAll('#actions tr.current')) tr.classList.remove('current');
     const cur = document.querySelector(`#actions tr[data-step="${step}"]`);
     if (cur) { cur.classList.add('current'); cur.scrollIntoView({ block: 'nearest' }); }

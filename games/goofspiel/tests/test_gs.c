@@ -322,6 +322,30 @@ static void test_reveal_rules(void **state)
     msgpack_sbuffer_destroy(&b);
 }
 
+/* game_api.revealed, what the web's seat views show of the others' past
+ * bids: a bid is known to the other seats once its round is settled, and
+ * not before; with reveal=winner never; its own bidder always knows it. */
+static void test_revealed_after_the_round(void **state)
+{
+    for (int reveal = GS_REVEAL_BIDS; reveal <= GS_REVEAL_WINNER; reveal++) {
+        gs_state s = dealt(3, 4, GS_TIE_DISCARD, reveal);
+        gs_apply(&s, 4);                                       /* seat 0, round 0 */
+        gs_apply(&s, 2);                                       /* seat 1 */
+        assert_false(g->revealed(&s, 1, 0, 4));                /* seat 2 still to bid */
+        assert_false(g->revealed(&s, 2, 1, 2));
+        assert_true(g->revealed(&s, 0, 0, 4));                 /* its own, at once */
+        gs_apply(&s, 1);                                       /* seat 2: settled */
+        gs_apply(&s, 3);                                       /* seat 0, round 1 */
+        int shown = reveal == GS_REVEAL_BIDS;
+        assert_int_equal(g->revealed(&s, 1, 0, 4), shown);
+        assert_int_equal(g->revealed(&s, 2, 1, 2), shown);
+        assert_int_equal(g->revealed(&s, 0, 2, 1), shown);
+        assert_false(g->revealed(&s, 1, 0, 3));                /* round 1's, in progress */
+        assert_false(g->revealed(&s, 1, 0, 2));                /* a card seat 0 never bid */
+        assert_true(g->revealed(&s, 1, 1, 2));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_hidden_bids_and_deck_3p),
         cmocka_unit_test(test_hidden_reveal_winner_4p),
         cmocka_unit_test(test_reveal_rules),
+        cmocka_unit_test(test_revealed_after_the_round),
         cmocka_unit_test(test_json_full_and_seat_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
