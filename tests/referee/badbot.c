@@ -21,6 +21,9 @@
  *   version       says hello with protocol 99
  *   text          plays by action text instead of index (legal: plays on)
  *   badtext       answers with a text that is no legal action
+ *   shorttext     answers with the first action's text cut before its last
+ *                 word: the start of a legal text, not one ("deploy knight")
+ *   padtext       answers with the first action's text and a space after it
  *   noindex       answers an action with neither index nor text
  *   floatindex    answers with index 0.0, a float
  *   longtext      answers with a text of 100,000 characters
@@ -366,6 +369,13 @@ static int raw_mode(const char *mode, const char *arg)
             raw_action_as(s, id, -1, first_text);
         } else if (!strcmp(mode, "badtext")) {
             raw_action_as(s, id, -1, "deploy nobody z9");
+        } else if (!strcmp(mode, "shorttext") || !strcmp(mode, "padtext")) {
+            char text[sizeof first_text + 1];
+            snprintf(text, sizeof text, "%s%s", first_text, mode[0] == 'p' ? " " : "");
+            char *last = strrchr(text, ' ');
+            if (mode[0] == 's' && last)
+                *last = 0;
+            raw_action_as(s, id, -1, text);
         } else if (!strcmp(mode, "noindex")) {
             raw_action_as(s, id, -1, NULL);
         } else if (!strcmp(mode, "floatindex") || !strcmp(mode, "negindex")) {
@@ -550,7 +560,8 @@ int main(int argc, char **argv)
     pcg32_seed(&rng, seat ? seat_number + 7 : 7, 5);
 
     static const char *const raw[] = { "garbage", "huge", "badtoken", "outofturn", "identity",
-                                       "version", "text", "badtext", "noindex", "frames",
+                                       "version", "text", "badtext", "shorttext", "padtext",
+                                       "noindex", "frames",
                                        "floatindex", "longtext", "negindex", "array",
                                        "wrongid", "hello" };
     for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++)

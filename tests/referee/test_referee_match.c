@@ -432,6 +432,23 @@ static void test_illegal_text(void **state)
     run_free(r);
 }
 
+/* Text is matched byte for byte (PROTOCOL.md section 4): neither the start
+ * of a legal action's text nor one with a space after it plays it. */
+static void test_text_cut_short(void **state)
+{
+    run *r = forfeit_match(1, "shorttext", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, "' is not a legal action here"));
+    assert_null(strstr(r->rec.detail, " ' is not"));
+    run_free(r);
+}
+
+static void test_text_with_a_space_after(void **state)
+{
+    run *r = forfeit_match(0, "padtext", REF_ILLEGAL);
+    assert_non_null(strstr(r->rec.detail, " ' is not a legal action here"));
+    run_free(r);
+}
+
 static void test_no_index_nor_text(void **state)
 {
     run_free(forfeit_match(0, "noindex", REF_MALFORMED));
@@ -563,6 +580,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_disconnect),
         cmocka_unit_test(test_answer_by_text),
         cmocka_unit_test(test_illegal_text),
+        cmocka_unit_test(test_text_cut_short),
+        cmocka_unit_test(test_text_with_a_space_after),
         cmocka_unit_test(test_no_index_nor_text),
         cmocka_unit_test(test_two_frames),
         cmocka_unit_test(test_not_a_map),
