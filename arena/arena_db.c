@@ -283,6 +283,25 @@ static const char *const migrations[] = {
     "DROP INDEX rating_history_bot;"
     "CREATE INDEX rating_history_bot ON rating_history(bot_id, match_id, elo_before, elo_after);"
     "CREATE INDEX matches_finished ON matches(id, finished_ms);",
+
+    /*
+     * 10: each decision of a ladder's SPRT gate (arena_ladder_gate.h): the
+     * new version, the older one it had to beat, the test's hypotheses and
+     * its answer on their games. Judged again after a restart, a verdict is
+     * the same: one row per outcome.
+     */
+    "CREATE TABLE gate_verdicts("
+    "  id INTEGER PRIMARY KEY,"
+    "  ladder_id INTEGER NOT NULL REFERENCES ladders(id),"
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  opponent_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  outcome TEXT NOT NULL CHECK (outcome IN ('passed', 'failed', 'capped', 'overruled')),"
+    "  elo0 REAL NOT NULL, elo1 REAL NOT NULL, alpha REAL NOT NULL, beta REAL NOT NULL,"
+    "  llr REAL NOT NULL, lower REAL NOT NULL, upper REAL NOT NULL,"
+    "  wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,"
+    "  pairs INTEGER NOT NULL,"
+    "  decided_ms INTEGER NOT NULL,"                  /* wall clock */
+    "  UNIQUE (ladder_id, bot_id, opponent_id, outcome));",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 9
+#define ARENA_DB_SCHEMA 10
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -288,6 +288,23 @@ typedef struct arena_fit_row {
 } arena_fit_row;
 int  arena_db_fit_store(arena_db *db, int64_t ladder_id, int64_t at_ms, int64_t matches,
                         const arena_fit_row *rows, int n, char *err, size_t size);
+
+/* A decision of a ladder's SPRT gate (arena_ladder_gate.h): the new
+ * version, the older one it had to beat, the test's hypotheses and its
+ * answer on their games (from the new version's side). */
+typedef struct arena_gate_verdict {
+    int64_t ladder_id, bot_id, opponent_id;
+    const char *outcome;          /* passed, failed, capped, overruled (let in by hand) */
+    double elo0, elo1, alpha, beta;
+    double llr, lower, upper;
+    long wins, draws, losses, pairs;
+    int64_t decided_ms;
+} arena_gate_verdict;
+/* Stores v once: the same outcome for the same two bots in the same ladder
+ * is already stored (a ladder judges again after a restart). 1 stored, 0
+ * already there, -1 with err. */
+int  arena_db_gate_verdict_store(arena_db *db, const arena_gate_verdict *v, char *err,
+                                 size_t size);
 /* A bot's history in a ladder (0: every ladder), oldest first: *at_ms
  * and *rows malloc'ed alike. Count or -1. */
 int  arena_db_fit_history(arena_db *db, int64_t ladder_id, int64_t bot_id, int64_t **at_ms,

@@ -1,7 +1,8 @@
 /*
  * arena_db_ladder.c - ladders: their rows, how each bot has done in one
- * (games, forfeits in a row), and their rating history (a Bradley-Terry
- * fit stored at every refresh, one row per bot, ready for plots).
+ * (games, forfeits in a row), their rating history (a Bradley-Terry
+ * fit stored at every refresh, one row per bot, ready for plots), and the
+ * verdicts of their SPRT gates.
  *
  * The matches themselves go in through arena_db_match_store like any
  * other, with the ladder's id and its own count as game_index, which a
@@ -195,6 +196,47 @@ int arena_db_fit_store(arena_db *db, int64_t ladder_id, int64_t at_ms, int64_t m
         return -1;
     }
     return adb_commit(db, err, size);
+}
+
+/* ---- the SPRT gate's verdicts --------------------------------------------- */
+
+static const char G_INSERT[] =
+    "INSERT INTO gate_verdicts(ladder_id, bot_id, opponent_id, outcome, elo0, elo1,"
+    " alpha, beta, llr, lower, upper, wins, draws, losses, pairs, decided_ms)"
+    " VALUES (:ladder, :bot, :opponent, :outcome, :elo0, :elo1, :alpha, :beta, :llr, :lower,"
+    " :upper, :wins, :draws, :losses, :pairs, :at)"
+    " ON CONFLICT (ladder_id, bot_id, opponent_id, outcome) DO NOTHING";
+
+int arena_db_gate_verdict_store(arena_db *db, const arena_gate_verdict *v, char *err,
+                                size_t size)
+{
+    if (!db || !v || !v->outcome) {
+        adb_err(err, size, "no database or no verdict");
+        return -1;
+    }
+    sqlite3_stmt *st = adb_stmt(db, G_INSERT);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    ADB_BIND(adb_bind_int(st, ":ladder", v->ladder_id));
+    ADB_BIND(adb_bind_int(st, ":bot", v->bot_id));
+    ADB_BIND(adb_bind_int(st, ":opponent", v->opponent_id));
+    ADB_BIND(adb_bind_text(st, ":outcome", v->outcome));
+    const struct { const char *name; double value; } reals[] = {
+        { ":elo0", v->elo0 }, { ":elo1", v->elo1 }, { ":alpha", v->alpha }, { ":beta", v->beta },
+        { ":llr", v->llr }, { ":lower", v->lower }, { ":upper", v->upper },
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
+        ADB_BIND(adb_bind_double(st, reals[i].name, reals[i].value));
+    ADB_BIND(adb_bind_int(st, ":wins", v->wins));
+    ADB_BIND(adb_bind_int(st, ":draws", v->draws));
+    ADB_BIND(adb_bind_int(st, ":losses", v->losses));
+    ADB_BIND(adb_bind_int(st, ":pairs", v->pairs));
+    ADB_BIND(adb_bind_int(st, ":at", v->decided_ms));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    adb_done(st);
+    if (rc != SQLITE_DONE)
+        return adb_sqlerr(db, err, size, "cannot store the gate's verdict");
+    return sqlite3_changes(db->h) > 0;
 }
 
 static const char F_HISTORY[] =

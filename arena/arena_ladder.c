@@ -124,6 +124,11 @@ static int gate(ladder *L, const arena_bot *list, int n, int i, arena_gate *tria
             g.state = ARENA_GATE_WAIT;
     char text[sizeof list[i].reason];
     arena_gate_text(&g, &L->o->gate, L->l.name, text, sizeof text);
+    /* Stored before it is acted on: a ladder killed between the two
+     * judges it again, and finds the row there. */
+    if (g.state != ARENA_GATE_TRIAL && g.state != ARENA_GATE_WAIT &&
+        arena_gate_store(L->db, L->l.id, &L->o->gate, &g, clk_wall_ms(), err, size) < 0)
+        return -1;
     int rc = 0;
     if (g.state == ARENA_GATE_PASSED) {
         int64_t *p = realloc(L->passed, ((size_t)L->npassed + 1) * sizeof *p);

@@ -1,7 +1,9 @@
 /*
  * arena_ladder_gate.c - the ladder's SPRT gate (arena_ladder_gate.h):
- * which version a new one must beat, and the verdict on their games.
+ * which version a new one must beat, the verdict on their games, and its
+ * row for people.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 #include "arena_ladder_gate.h"
@@ -50,6 +52,24 @@ int arena_gate_judge(arena_db *db, int64_t ladder_id, const arena_gate_opts *o,
         bot->status_ms > g->t.last_ms)
         g->state = ARENA_GATE_PASSED;
     return 0;
+}
+
+int arena_gate_store(arena_db *db, int64_t ladder_id, const arena_gate_opts *o,
+                     const arena_gate *g, int64_t now_ms, char *err, size_t size)
+{
+    assert(g->state == ARENA_GATE_PASSED || g->state == ARENA_GATE_FAILED ||
+           g->state == ARENA_GATE_CAPPED);
+    const arena_sprt_tally *t = &g->t;
+    const char *outcome = g->state == ARENA_GATE_FAILED ? "failed"
+                        : g->state == ARENA_GATE_CAPPED ? "capped"
+                        : t->r.verdict == RT_SPRT_ACCEPT_H1 ? "passed" : "overruled";
+    arena_gate_verdict v = {
+        .ladder_id = ladder_id, .bot_id = g->bot, .opponent_id = g->opponent, .outcome = outcome,
+        .elo0 = o->p.elo0, .elo1 = o->p.elo1, .alpha = o->p.alpha, .beta = o->p.beta,
+        .llr = t->r.llr, .lower = t->r.lower, .upper = t->r.upper,
+        .wins = t->w, .draws = t->d, .losses = t->l, .pairs = t->pairs, .decided_ms = now_ms,
+    };
+    return arena_db_gate_verdict_store(db, &v, err, size) < 0 ? -1 : 0;
 }
 
 void arena_gate_text(const arena_gate *g, const arena_gate_opts *o, const char *ladder,

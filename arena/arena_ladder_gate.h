@@ -7,10 +7,11 @@
  * is disabled with the reason), or the games reach a cap (disabled as
  * inconclusive).
  *
- * Nothing of the gate is stored but the matches and the bots' notes: the
- * verdict is judged again from the stored games between the two (the
- * first pair after which the test decided), so a ladder stopped mid-trial
- * goes on where it was, and a verdict stands whatever is played later.
+ * The gate keeps no state of its own: the verdict is judged again from
+ * the stored games between the two (the first pair after which the test
+ * decided), so a ladder stopped mid-trial goes on where it was, and a
+ * verdict stands whatever is played later. Each verdict is also stored
+ * (gate_verdicts, once per outcome) for people: the web shows them.
  * A bot enabled by hand after its gate failed (its status time after its
  * last trial game) is let in: that is the way to overrule the gate.
  */
@@ -53,6 +54,12 @@ int64_t arena_gate_opponent(const arena_bot *list, int n, int i);
  * the ladder: g->state and g->t. 0, or -1 with err. */
 int arena_gate_judge(arena_db *db, int64_t ladder_id, const arena_gate_opts *o,
                      const arena_bot *bot, arena_gate *g, char *err, size_t size);
+
+/* Stores g's verdict (g->state PASSED, FAILED or CAPPED; let in by hand
+ * is "overruled") with the test's hypotheses, at `now_ms`. 0, or -1 with
+ * err. */
+int arena_gate_store(arena_db *db, int64_t ladder_id, const arena_gate_opts *o,
+                     const arena_gate *g, int64_t now_ms, char *err, size_t size);
 
 /* The gate's words for g: the note of a bot on trial (starting with
  * ARENA_BOT_TRIAL), the reason of one disabled, the log line of one let

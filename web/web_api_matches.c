@@ -186,9 +186,7 @@ static int write_page(web_req *r, const page_query *q)
     return 0;
 }
 
-/* A bot by reference: NAME (its newest registered version), NAME@VERSION,
- * or a label NAME#ID (any bot, removed too). 0 with *id, or web_fail(404). */
-static int bot_id_by_name(web_req *r, const char *ref, int64_t *id)
+int web_bot_id(web_req *r, const char *ref, int64_t *id)
 {
     arena_bot b;
     const char *hash = strrchr(ref, '#');
@@ -239,7 +237,7 @@ int web_api_matches(web_req *r)
         if (q.score != 0.5 && !(bot && *bot))
             return web_fail(r, 400, "result=%s needs a bot (whose win or loss)", result);
     }
-    if (bot && *bot && bot_id_by_name(r, bot, &q.bot) != 0)
+    if (bot && *bot && web_bot_id(r, bot, &q.bot) != 0)
         return -1;
     jw_obj(&r->out);
     if (write_page(r, &q) != 0)
@@ -249,6 +247,16 @@ int web_api_matches(web_req *r)
 }
 
 /* ---- a bot --------------------------------------------------------------- */
+
+void web_put_column(jw *w, sqlite3_stmt *st, int col)
+{
+    switch (sqlite3_column_type(st, col)) {
+    case SQLITE_INTEGER: jw_int(w, sqlite3_column_int64(st, col)); break;
+    case SQLITE_FLOAT: jw_num(w, sqlite3_column_double(st, col)); break;
+    case SQLITE_NULL: jw_null(w); break;
+    default: put_text(w, st, col);
+    }
+}
 
 /* Runs sql (binding :bot) and writes each row as an array of its columns. */
 static int rows_as_arrays(web_req *r, const char *key, const char *sql, int64_t bot)
@@ -266,12 +274,7 @@ static int rows_as_arrays(web_req *r, const char *key, const char *sql, int64_t 
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         jw_arr(w);
         for (int i = 0; i < sqlite3_column_count(st); i++)
-            switch (sqlite3_column_type(st, i)) {
-            case SQLITE_INTEGER: jw_int(w, sqlite3_column_int64(st, i)); break;
-            case SQLITE_FLOAT: jw_num(w, sqlite3_column_double(st, i)); break;
-            case SQLITE_NULL: jw_null(w); break;
-            default: put_text(w, st, i);
-            }
+            web_put_column(w, st, i);
         jw_arr_end(w);
     }
     jw_arr_end(w);
@@ -312,7 +315,7 @@ int web_api_bot(web_req *r)
     int64_t id;
     if (strlen(name) > 200)
         return web_fail(r, 400, "a bot name is at most 63 characters");
-    if (bot_id_by_name(r, name, &id) != 0)
+    if (web_bot_id(r, name, &id) != 0)
         return -1;
     jw *w = &r->out;
     sqlite3_stmt *st = NULL;

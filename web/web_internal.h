@@ -52,12 +52,20 @@ int  web_fail(web_req *r, int status, const char *fmt, ...) __attribute__((forma
 /* The ladder named by the `ladder` parameter: its id in *id (0 when not
  * given): 0, or web_fail (404 for a name no ladder has). web_api.c. */
 int  web_param_ladder(web_req *r, int64_t *id);
+/* A bot by reference: NAME (its newest registered version), NAME@VERSION,
+ * or a label NAME#ID (any bot, removed too). 0 with *id, or web_fail(404).
+ * web_api_matches.c. */
+int  web_bot_id(web_req *r, const char *ref, int64_t *id);
+/* A result column as JSON by its type (text escaped). web_api_matches.c. */
+struct sqlite3_stmt;
+void web_put_column(jw *w, struct sqlite3_stmt *st, int col);
 
 int  web_api_standings(web_req *r);
 int  web_api_crosstable(web_req *r);
 int  web_api_matches(web_req *r);
 int  web_api_bot(web_req *r);
 int  web_api_live(web_req *r);
+int  web_api_gates(web_req *r);            /* web_api_gates.c */
 int  web_api_games(web_req *r);
 int  web_api_match(web_req *r);            /* web_replay.c */
 

@@ -92,6 +92,7 @@ static const char *const P_REPORT[] = { "game", "players", "tournament", "ladder
 static const char *const P_MATCHES[] = { "bot", "game", "players", "tournament", "ladder", "reason",
                                          "result", "before", "limit", NULL };
 static const char *const P_MATCH[] = { "view", NULL };
+static const char *const P_GATES[] = { "ladder", "bot", NULL };
 
 static const route routes[] = {
     { "/api/standings", 0, web_api_standings, P_REPORT },
@@ -101,6 +102,7 @@ static const route routes[] = {
     { "/api/bots/", 1, web_api_bot, P_NONE },
     { "/api/live", 0, web_api_live, P_NONE },
     { "/api/games", 0, web_api_games, P_NONE },
+    { "/api/gates", 0, web_api_gates, P_GATES },
 };
 
 static void serve_api(struct mg_connection *c, const route *rt, const char *path,

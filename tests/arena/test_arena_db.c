@@ -39,7 +39,7 @@ static void test_open_migrate(void **state)
     arena_db_close(db);
 
     assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 11);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 12);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -943,6 +943,39 @@ static void test_claims(void **state)
     arena_db_close(db);
 }
 
+/* ---- gate verdicts -------------------------------------------------------- */
+
+/* A ladder's SPRT gate verdict is stored once per outcome (a ladder
+ * judges again after a restart), read back as given; an outcome the
+ * schema does not know is refused. */
+static void test_gate_verdicts(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("gates");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+    arena_ladder l = { .name = "l", .game = "duel" };
+    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);
+    arena_gate_verdict v = { .ladder_id = l.id, .bot_id = b, .opponent_id = a, .outcome = "failed",
+                             .elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05, .llr = -3.25,
+                             .lower = -2.94, .upper = 2.94, .wins = 2, .draws = 1, .losses = 9,
+                             .pairs = 6, .decided_ms = 1234 };
+    assert_int_equal(arena_db_gate_verdict_store(db, &v, err, sizeof err), 1);
+    v.decided_ms = 5678;                                   /* judged again: the same row */
+    assert_int_equal(arena_db_gate_verdict_store(db, &v, err, sizeof err), 0);
+    v.outcome = "overruled";                               /* enabled by hand, then */
+    assert_int_equal(arena_db_gate_verdict_store(db, &v, err, sizeof err), 1);
+    v.outcome = "maybe";
+    assert_int_equal(arena_db_gate_verdict_store(db, &v, err, sizeof err), -1);
+    expect_err("CHECK constraint failed");
+    arena_db_close(db);
+    const char *path = db_path("gates");
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM gate_verdicts"), 2);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM gate_verdicts WHERE outcome = 'failed'"
+                                   " AND decided_ms = 1234 AND llr = -3.25 AND lower = -2.94"
+                                   " AND upper = 2.94 AND wins = 2 AND draws = 1 AND losses = 9"
+                                   " AND pairs = 6 AND elo1 = 10 AND alpha = 0.05"), 1);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 int main(void)
@@ -962,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_check_ratings),
         cmocka_unit_test(test_interrupted),
         cmocka_unit_test(test_claims),
+        cmocka_unit_test(test_gate_verdicts),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }

@@ -67,6 +67,12 @@ PY
   fail "x@2 met someone else on trial"
 [ "$(opponents "$x2" | wc -l)" -ge $((before + 2)) ] || fail "no games after the restart"
 ladder_ok=$(A check 2>&1) || fail "arena check: $ladder_ok"
+# The verdict is stored, once, with what the note says.
+[ "$(sql "SELECT count(*) FROM gate_verdicts")" = 1 ] || fail "verdicts: $(sql "SELECT * FROM gate_verdicts")"
+[ "$(sql "SELECT l.name, g.bot_id, g.opponent_id, g.outcome, g.pairs, g.llr >= g.upper, CAST(g.elo1 AS INTEGER),
+              g.wins + g.draws + g.losses = 2 * g.pairs
+          FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id")" = "pass|$x2|$x1|passed|$pairs|1|200|1" ] ||
+  fail "the passed verdict: $(sql "SELECT * FROM gate_verdicts")"
 
 # 3. A weaker new version fails and is disabled with the reason.
 A bot add g --no-test --cmd "$greedy" --version 1 >/dev/null
@@ -89,6 +95,10 @@ A bot enable g@2 >/dev/null
 : >"$tmp/log"
 ladder --name fail --matches 12 || fail "enabled run: exit $?"
 grep -q "g@2 let in by hand after its SPRT gate against g@1" "$tmp/log" || fail "not let in"
+# Failed (the rerun, with it disabled, stored nothing more), then overruled.
+[ "$(sql "SELECT group_concat(outcome || ' ' || (llr <= lower), ',') FROM (SELECT * FROM gate_verdicts
+          WHERE bot_id = $g2 AND opponent_id = $g1 ORDER BY id)")" = "failed 1,overruled 1" ] ||
+  fail "g@2's verdicts: $(sql "SELECT * FROM gate_verdicts")"
 [ "$(opponents "$g2" | wc -l)" -gt "$n" ] || fail "the enabled version did not play"
 
 # 4. The cap: undecided after 4 games, disabled as inconclusive.
@@ -102,6 +112,8 @@ b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["c@2"]
 assert b["status"] == "disabled", b
 assert b["reason"].startswith("its SPRT gate against c@1 was inconclusive after 4 games"), b
 PY
+[ "$(sql "SELECT outcome, wins + draws + losses FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id
+          WHERE l.name = 'cap' AND g.bot_id = $(id_of c 2)")" = "capped|4" ] || fail "the capped verdict: $(sql "SELECT * FROM gate_verdicts")"
 
 # 5. Bad flags: one line, exit 2.
 for args in "--gate elo" "--gate sprt --gate-elo0 5 --gate-elo1 1" "--gate sprt --gate-max-games 1"; do

@@ -47,6 +47,14 @@ log = b"<img src=x onerror=alert(2)>\n</pre><script>alert(3)</script>\xff\n"
 db.execute("INSERT OR REPLACE INTO match_logs(match_id, seat, bytes, text) VALUES (2, 0, ?, ?)",
            (len(log), log))
 db.execute("UPDATE matches SET detail = '<img src=x onerror=alert(4)>' WHERE id = 2")
+# Two verdicts of the ladder's SPRT gate, as `arena ladder --gate sprt`
+# stores them (tests/arena/test_arena_ladder_gate.sh): random3 failed
+# against random2; the hostile bot passed against random.
+for row in ((1, 5, 4, 'failed', -3.01, 2, 0, 10, 1700000000000),
+            (2, 3, 1, 'passed', 3.02, 11, 1, 0, 1700000060000)):
+    db.execute("INSERT INTO gate_verdicts(id, ladder_id, bot_id, opponent_id, outcome, elo0, elo1,"
+               " alpha, beta, llr, lower, upper, wins, draws, losses, pairs, decided_ms)"
+               " VALUES (?, 1, ?, ?, ?, 0, 10, 0.05, 0.05, ?, -2.944, 2.944, ?, ?, ?, 6, ?)", row)
 db.commit()
 open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1").fetchone()[0])
 PY

@@ -89,6 +89,12 @@ await test('a ladder\'s leaderboard, chosen from the list, its hostile name as t
   const chosen = await page.$eval('select[name=from]', s => s.selectedOptions[0].textContent);
   assert.equal(chosen, `ladder ${ladder}: goofspiel`);
   assert.equal(await page.locator('select[name=from] b').count(), 0, 'no markup from a name');
+  // its SPRT gates, newest first, names as text
+  const gates = await page.$$eval('#gates tbody tr', trs => trs.map(tr => [...tr.cells].map(td => td.textContent)));
+  assert.deepEqual(gates.map(r => [r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9]]), [
+    [ladder, EVIL, 'random', 'passed (H1)', '3.02', '[-2.94, 2.94]', '12', '11-1-0', '6'],
+    [ladder, 'random3', 'random2', 'failed (H0)', '-3.01', '[-2.94, 2.94]', '12', '2-0-10', '6']]);
+  assert.equal(await page.locator('#gates script, #gates b').count(), 0, 'no markup from a name');
   await shot('leaderboard-ladder');
   await page.goto(base + '/?kind=warchest:2');
   await page.waitForSelector('table.standings tbody tr');
@@ -111,6 +117,16 @@ await test('a bot page shows its rating plot', async () => {
   assert.ok(box.width > 300 && box.height > 200, JSON.stringify(box));
   assert.ok(await page.locator('#plot .u-legend').count() === 1);
   await shot('bot');
+});
+await test('a bot page lists the SPRT gates it met', async () => {
+  await page.goto(base + '/bot?name=random2');
+  await page.waitForSelector('#gates tbody tr');
+  assert.deepEqual(await page.$$eval('#gates tbody tr td:nth-child(4), #gates tbody tr td:nth-child(5)',
+    t => t.map(x => x.textContent)), ['random2', 'failed (H0)']);
+  await shot('bot-gates');
+  await page.goto(base + '/bot?name=greedy');
+  await page.waitForSelector('#plot');
+  assert.equal(await page.locator('#gates').count(), 0, 'none met: no section');
 });
 await test('match list', async () => {
   await page.goto(base + '/matches?bot=greedy');

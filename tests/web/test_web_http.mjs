@@ -176,6 +176,28 @@ await test('bot: history, opponents, recent, forfeits', async () => {
   assert.equal(x.status, 200);
   assert.ok(!x.text.includes('<script>'), 'names are escaped in JSON');
 });
+await test('gates: the SPRT verdicts, newest first, of a ladder, of a bot', async () => {
+  const r = await get('/api/gates');
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.gates.map(g => [g.id, g.ladder, g.bot, g.opponent, g.outcome]),
+    [[2, '<b>night</b> & day', '<script>alert(1)</script>', 'random', 'passed'],
+     [1, '<b>night</b> & day', 'random3', 'random2', 'failed']]);
+  const g = r.json.gates[1];
+  assert.deepEqual([g.bot_id, g.opponent_id, g.elo0, g.elo1, g.alpha, g.beta, g.llr, g.lower, g.upper,
+    g.wins, g.draws, g.losses, g.pairs, g.decided_ms],
+    [5, 4, 0, 10, 0.05, 0.05, -3.01, -2.944, 2.944, 2, 0, 10, 6, 1700000000000]);
+  assert.ok(!r.text.includes('<script>') && !r.text.includes('<b>'), 'names are escaped in JSON');
+  const ids = async q => (await get('/api/gates?' + q)).json.gates.map(x => x.id);
+  assert.deepEqual(await ids(`ladder=${LADDER}`), [2, 1]);
+  assert.deepEqual(await ids('bot=random2'), [1]);              // the one it had to beat
+  assert.deepEqual(await ids('bot=random3'), [1]);              // the new version
+  assert.deepEqual(await ids(`bot=random&ladder=${LADDER}`), [2]);
+  assert.deepEqual(await ids('bot=greedy'), []);
+  await bad('/api/gates?ladder=nope', 404);
+  await bad('/api/gates?bot=nobody', 404);
+  await bad('/api/gates?bot=random&bot=random2', 400);
+  await bad('/api/gates?player=random', 400);
+});
 await test('live: rates, running tournaments, recent matches', async () => {
   const r = await get('/api/live');
   assert.equal(r.status, 200);

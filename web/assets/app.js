@@ -92,5 +92,28 @@ const Arena = (() => {
       el('tbody', {}, body));
   }
 
-  return { api, el, param, matchesTable, header, botLink, matchLink, ago, fixed, score, resultClass, fail };
+  // The verdicts of ladders' SPRT gates (/api/gates): the new version, the
+  // older one it had to beat, the verdict, LLR against its bounds, games.
+  const OUTCOMES = { passed: 'passed (H1)', failed: 'failed (H0)', capped: 'inconclusive (cap)',
+    overruled: 'let in by hand' };
+  function gatesTable(gates) {
+    if (!gates.length) return el('p', { class: 'muted' }, 'No gate has decided yet.');
+    return el('table', { class: 'gates' },
+      el('thead', {}, el('tr', {}, ['Decided', 'Ladder', 'New version', 'Against', 'Verdict', 'LLR',
+        'Bounds', 'Games', 'W-D-L', 'Pairs', 'Test'].map((h, i) => el('th', { class: i >= 5 && i <= 9 ? 'num' : null }, h)))),
+      el('tbody', {}, gates.map(g => el('tr', { 'data-gate': g.id },
+        el('td', { class: 'muted' }, ago(g.decided_ms)),
+        el('td', {}, el('a', { href: '/?ladder=' + encodeURIComponent(g.ladder) }, g.ladder)),
+        el('td', {}, botLink(g.bot)),
+        el('td', {}, botLink(g.opponent)),
+        el('td', { class: 'outcome ' + g.outcome }, OUTCOMES[g.outcome] || g.outcome),
+        el('td', { class: 'num' }, fixed(g.llr, 2)),
+        el('td', { class: 'num' }, `[${fixed(g.lower, 2)}, ${fixed(g.upper, 2)}]`),
+        el('td', { class: 'num' }, g.wins + g.draws + g.losses),
+        el('td', { class: 'num' }, `${g.wins}-${g.draws}-${g.losses}`),
+        el('td', { class: 'num' }, g.pairs),
+        el('td', { class: 'muted' }, `H0 ${g.elo0} H1 ${g.elo1} Elo, α ${g.alpha} β ${g.beta}`)))));
+  }
+
+  return { api, el, param, matchesTable, gatesTable, header, botLink, matchLink, ago, fixed, score, resultClass, fail };
 })();

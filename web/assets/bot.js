@@ -3,8 +3,8 @@
  * plotted with uPlot (the live Elo match by match; the Bradley-Terry rating
  * with its 95% band, from the ladder's refreshed fits when the database
  * has them, else the current fit's band), results by opponent, recent
- * matches, forfeits with their reasons, and matches whose logs are kept.
- * Data: /api/bots/NAME and /api/standings.
+ * matches, forfeits with their reasons, matches whose logs are kept, and
+ * the SPRT gates it met. Data: /api/bots/NAME, /api/standings, /api/gates.
  */
 'use strict';
 (async () => {
@@ -16,6 +16,7 @@
     if (!name) throw new Error('no bot named in the address (/bot?name=NAME)');
     const bot = await api('/api/bots/' + encodeURIComponent(name));
     const standings = await api('/api/standings').catch(() => ({ standings: [], bots: [] }));
+    const gates = (await api('/api/gates?bot=' + encodeURIComponent(bot.label))).gates;
     const rows = standings.standings.filter(r => r.bot === bot.label);
     const info = standings.bots.filter(b => b.name === bot.name);
     const me = info.find(b => b.id === bot.id) || bot;
@@ -41,6 +42,7 @@
         el('div', {}, el('h2', {}, 'Results by opponent'), opponents(bot.opponents)),
         el('div', {}, el('h2', {}, 'Forfeits'), forfeits(bot.forfeits || []),
           bot.logs && bot.logs.length ? [el('h2', {}, 'Logs kept'), logs(bot.logs)] : null)),
+      gates.length ? el('section', { id: 'gates' }, el('h2', {}, 'SPRT gates'), Arena.gatesTable(gates)) : '',
       el('h2', {}, 'Recent matches'),
       bot.recent.matches.length ? matchesTable(bot.recent.matches, bot.label) : el('p', { class: 'muted' }, 'None yet.'),
       el('p', {}, el('a', { href: '/matches?bot=' + encodeURIComponent(bot.label) }, 'All matches of ' + bot.label + ' →')));

@@ -1,7 +1,8 @@
 /*
  * leaderboard.js - the leaderboard (/): standings per kind of match (a game
  * and its number of seats), for all matches, one tournament or one ladder, then the
- * crosstable as a heat map. Data: /api/games, /api/standings, /api/crosstable.
+ * crosstable as a heat map; a ladder's SPRT gate verdicts. Data: /api/games,
+ * /api/standings, /api/crosstable, /api/gates.
  */
 'use strict';
 (async () => {
@@ -85,6 +86,10 @@
     if (game && players === '2') {
       const cross = await api('/api/crosstable?' + q);
       main.append(el('h2', {}, 'Crosstable'), heatMap(rows.map(r => r.bot), cross.crosstable));
+    }
+    if (ladder) {
+      const gates = await api('/api/gates?ladder=' + encodeURIComponent(ladder));
+      main.append(el('section', { id: 'gates' }, el('h2', {}, 'SPRT gates'), Arena.gatesTable(gates.gates)));
     }
   } catch (e) { Arena.fail(main, e); }
 
