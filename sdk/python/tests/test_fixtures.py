@@ -30,7 +30,10 @@ def fixtures():
         yield name, msg
 
 
-class FixturesTest(unittest.TestCase):
+class SameFields:
+    """The walk from the bytes, for a unittest.TestCase (also used by
+    random_messages.py, the same check over random games' messages)."""
+
     def same(self, raw, decoded, where):
         """Every key of `raw` has its value in `decoded`, recursively."""
         if isinstance(raw, dict) and not isinstance(decoded, dict):
@@ -57,6 +60,8 @@ class FixturesTest(unittest.TestCase):
         else:
             self.same(raw, decoded, where)
 
+
+class FixturesTest(SameFields, unittest.TestCase):
     def test_every_field_decodes(self):
         seen = set()
         for name, msg in fixtures():
