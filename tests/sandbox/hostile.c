@@ -17,7 +17,8 @@
  *                   writing (another seat's log, the arena's database, the
  *                   folder above its own, /tmp); not on the command line,
  *                   whose program's folder the sandbox shows
- *   read            opens each path of $HOSTILE_PATHS for reading
+ *   read            opens each path of $HOSTILE_PATHS for reading and says
+ *                   how many bytes it could read (up to 4096)
  *   net PORT        connects to 127.0.0.1:PORT
  *   env NAME        reports whether variable NAME reached it
  *   outlive         leaves a grandchild in a session of its own, sleeping
@@ -130,7 +131,12 @@ static void files(int flags, const char *what)
         int fd = open(paths[i], flags | O_CLOEXEC, 0644);
         if (fd >= 0 && (flags & O_ACCMODE) != O_RDONLY && write(fd, "pwned\n", 6) != 6)
             fd = -1;
-        printf("hostile: %s %s: %s\n", what, paths[i], fd >= 0 ? "DONE" : strerror(errno));
+        char done[48] = "DONE";
+        if (fd >= 0 && (flags & O_ACCMODE) == O_RDONLY) {
+            char buf[4096];
+            snprintf(done, sizeof done, "DONE, %zd bytes", read(fd, buf, sizeof buf));
+        }
+        printf("hostile: %s %s: %s\n", what, paths[i], fd >= 0 ? done : strerror(errno));
         if (fd >= 0)
             close(fd);
     }

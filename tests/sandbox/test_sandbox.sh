@@ -116,6 +116,17 @@ test_files() {
   ended_cleanly
   expect_log "read $F/logs/seat1.log: No such file or directory"
   expect_log "read $F/arena.db: No such file or directory"
+  # A bot in a folder no user of the pool may read keeps the referee's
+  # user (root here), who could read /etc/shadow: the sandbox hides it.
+  CURRENT=files-secrets
+  mkdir -p "$ROOT/$CURRENT/private" && chmod 700 "$ROOT/$CURRENT/private"
+  cp "$HOSTILE" "$ROOT/$CURRENT/private/hostile"
+  play "HOSTILE_PATHS=/etc/shadow:/etc/hostname $ROOT/$CURRENT/private/hostile read"
+  ended_cleanly
+  grep -q "keep the referee's user" "$T/err" || fail "the bot got a user of the pool: $(cat "$T/err")"
+  expect_log "read /etc/hostname: DONE, [1-9]"
+  expect_log "read /etc/shadow: "
+  ! grep -q "read /etc/shadow: DONE, [1-9]" "$T/logs/seat0.log" || fail "a bot read /etc/shadow"
 }
 
 test_net() {
