@@ -2,9 +2,10 @@
 # scripts/mutate.sh - plants one-line bugs, one at a time, and prints which
 # the tests catch: the kill rate, part by part.
 #
-# Usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N]
+# Usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N] [PART]
 #   --list FILE  the mutations (default tests/mutations.txt, whose top says the format)
-#   --part PART  only that part's mutations (engine, referee, sdk, ...)
+#   --part PART  only that part's mutations (engine, referee, sdk, ...); a bare
+#                PART says the same (`scripts/mutate.sh goofspiel`)
 #   --name NAME  only that one
 #   --asan       build with AddressSanitizer + UBSan (leaks, overflows): slower, and it
 #                plants too the mutations marked "build: asan", which only it can see
@@ -32,8 +33,10 @@ while [ $# -gt 0 ]; do
     --check) check=1; shift ;;
     --asan) asan=1; shift ;;
     -j) jobs=$2; shift 2 ;;
-    *) echo "usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N]" >&2
+    -*|*' '*) echo "usage: scripts/mutate.sh [--list FILE] [--part PART] [--name NAME] [--asan] [--check] [-j N] [PART]" >&2
        exit 2 ;;
+    *) [ -z "$part" ] || { echo "mutate: two parts given ($part, $1)" >&2; exit 2; }
+       part=$1; shift ;;
   esac
 done
 [ -f "$list" ] || { echo "mutate: no list $list" >&2; exit 2; }
@@ -68,6 +71,9 @@ for lineno, line in enumerate(open(path), 1):
     cur[key.strip()] = value.strip()
 if cur:
     blocks.append(cur)
+parts = sorted({b.get("part", "") for b in blocks})
+if part and part not in parts:
+    sys.exit(f"mutate: no part '{part}' in {path} (its parts: {', '.join(parts)})")
 names = set()
 for b in blocks:
     missing = [k for k in keys if not b.get(k)]
