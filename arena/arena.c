@@ -180,8 +180,9 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
                  "waiting for a CPU is not charged) or wall time", set_clock, spec->clock),
         CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision also ends after X "
                 "times its time in wall time (default 3)", wall_ceiling, 1, REF_WALL_CEILING_MAX),
-        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
-                "frozen)", &spec->ponder),
+        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: that "
+                "CPU is charged to their next decision, and frozen there once seen pondering)",
+                &spec->ponder),
         CLI_ARG("--seed", CLI_U64, "N", "tournament seed; every match seed derives from it "
                 "(default 1)", &spec->seed),
         CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &spec->move_ms, 1,

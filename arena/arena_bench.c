@@ -2,7 +2,7 @@
  * arena_bench.c - how the arena scales with workers, and what the fair
  * clocks cost it. The same tournament (random against random, the same
  * seeds) runs at concurrency 1 and 2 under the default time control (the
- * CPU clock, bots frozen between turns) and at 2 under --clock wall, each
+ * CPU clock, bots frozen between turns once seen pondering) and at 2 under --clock wall, each
  * into a fresh database, in interleaved rounds so that the machine's noise
  * hits all three alike; the ratios are taken round by round.
  */

@@ -3,7 +3,8 @@
  * by the CPU its bot used, all its threads together; a sleeping bot still
  * timing out at the wall ceiling; a bot starved of CPU by the machine
  * never charged (CPU clock) or its timeout recorded as `contended` (wall
- * clock); a bot frozen between its turns, so that it cannot ponder.
+ * clock); a bot seen thinking between its turns frozen there, so that it
+ * cannot ponder.
  *
  *   test_referee_fair BADBOT RANDOM
  *
