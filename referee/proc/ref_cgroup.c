@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "ref_cgroup.h"
 #include "ref_procfs.h"
+#include "txt.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -26,31 +27,6 @@
 #include <unistd.h>
 
 #define KILL_MS 1000
-
-static void set_err(char *err, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t size, const char *fmt, ...)
-{
-    if (!err || !size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, size, fmt, ap);
-    va_end(ap);
-}
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
-}
 
 static void nap_ms(int ms)
 {
@@ -155,7 +131,7 @@ static int read_mounts(struct mount *out, int cap)
             char *save = NULL;
             for (char *o = strtok_r(super, ",", &save); o; o = strtok_r(NULL, ",", &save))
                 if (strcmp(o, "rw") && strcmp(o, "ro") && !strchr(o, '='))
-                    append(m->controllers, sizeof m->controllers, "%s%s",
+                    txt_append(m->controllers, sizeof m->controllers, "%s%s",
                            m->controllers[0] ? "," : "", o);
         } else {
             continue;
@@ -236,7 +212,7 @@ static int make_own_group(ref_cg_system *sys, struct ref_cg_hier *h, const char 
     char own[1200];
     snprintf(own, sizeof own, "%s/arena-%d", base, (int)getpid());
     if (mkdir(own, 0755) != 0 && errno != EEXIST) {
-        append(sys->missing, sizeof sys->missing, "%scannot make a cgroup in %s: %s",
+        txt_append(sys->missing, sizeof sys->missing, "%scannot make a cgroup in %s: %s",
                sys->missing[0] ? "; " : "", base, strerror(errno));
         return -1;
     }
@@ -259,7 +235,7 @@ static int make_own_group(ref_cg_system *sys, struct ref_cg_hier *h, const char 
                 close(o);
             if (e) {
                 h->features &= ~bit[i];
-                append(sys->missing, sizeof sys->missing,
+                txt_append(sys->missing, sizeof sys->missing,
                        "%scgroup v2 controller %s cannot be enabled under %s (%s: a group "
                        "with processes of its own cannot pass controllers down; give the "
                        "referee a delegated cgroup)", sys->missing[0] ? "; " : "", ctrl[i],
@@ -377,7 +353,7 @@ void ref_cg_probe(ref_cg_system *sys, const char *parent)
         for (size_t f = 0; f < NFEATURES; f++)
             for (int h = 0; h < sys->nhier; h++)
                 if (sys->hier[h].version == v && (sys->hier[h].features & features[f].feature)) {
-                    append(sys->summary, sizeof sys->summary, "%s%s", first
+                    txt_append(sys->summary, sizeof sys->summary, "%s%s", first
                            ? (v == 1 ? "v1: " : sys->summary[0] ? "; v2: " : "v2: ") : " ",
                            features[f].name);
                     first = 0;
@@ -387,7 +363,7 @@ void ref_cg_probe(ref_cg_system *sys, const char *parent)
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         for (size_t f = 0; f < NFEATURES; f++)
             if (features[f].feature == wanted[i] && !(sys->features & wanted[i]))
-                append(sys->missing, sizeof sys->missing, "%sno %s cgroup",
+                txt_append(sys->missing, sizeof sys->missing, "%sno %s cgroup",
                        sys->missing[0] ? "; " : "", features[f].name);
 }
 
@@ -440,7 +416,7 @@ static int set_limits(const ref_cg *cg, const ref_cg_limits *lim, char *err, siz
         }
     }
     if (e)
-        set_err(err, size, "cannot set %s of cgroup %s: %s", what, cg->name, strerror(e));
+        txt_set(err, size, "cannot set %s of cgroup %s: %s", what, cg->name, strerror(e));
     return e ? -1 : 0;
 }
 
@@ -477,14 +453,14 @@ int ref_cg_create(ref_cg *cg, const ref_cg_system *sys, const ref_cg_limits *lim
         char dir[800];
         snprintf(dir, sizeof dir, "%s/bot%u", sys->hier[h].path, n);
         if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-            set_err(err, size, "cannot make cgroup %s: %s", dir, strerror(errno));
+            txt_set(err, size, "cannot make cgroup %s: %s", dir, strerror(errno));
             ref_cg_destroy(cg);
             return -1;
         }
         cg->dirfd[h] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         cg->ndirs++;
         if (cg->dirfd[h] < 0) {
-            set_err(err, size, "cannot open cgroup %s: %s", dir, strerror(errno));
+            txt_set(err, size, "cannot open cgroup %s: %s", dir, strerror(errno));
             ref_cg_destroy(cg);
             return -1;
         }
@@ -508,7 +484,7 @@ int ref_cg_attach(const ref_cg *cg, pid_t pid, char *err, size_t size)
             continue;
         int e = cg_write(cg->dirfd[h], "cgroup.procs", v);
         if (e) {
-            set_err(err, size, "cannot move process %d into cgroup %s: %s", (int)pid,
+            txt_set(err, size, "cannot move process %d into cgroup %s: %s", (int)pid,
                     cg->name, strerror(e));
             return -1;
         }

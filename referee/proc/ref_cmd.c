@@ -5,6 +5,7 @@
  * environment assignments and the argv.
  */
 #include "ref_cmd.h"
+#include "txt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,6 @@ static const char *const shell_words[] = {
 
 /* Unquoted characters that mean more shell than ref_cmd speaks. */
 static const char shell_chars[] = "|&;<>(){}$`*?[]#~!\n";
-
-static void set_err(char *err, size_t size, const char *msg)
-{
-    if (err && size)
-        snprintf(err, size, "%s", msg);
-}
 
 /* NAME=VALUE with a shell variable name: the name is never quoted. */
 static int is_assignment(const char *word, int quoted_from)
@@ -102,7 +97,7 @@ int ref_cmd_parse(ref_cmd *c, const char *text, char *err, size_t size)
     size_t bytes = (2 * maxw + 4) * sizeof(char *) + maxw * sizeof(int) + 2 * len + 16;
     char *store = malloc(bytes);
     if (!store) {
-        set_err(err, size, "out of memory");
+        txt_set(err, size, "out of memory");
         return -1;
     }
     char **words = (char **)store, **ptrs = words + maxw;
@@ -111,7 +106,7 @@ int ref_cmd_parse(ref_cmd *c, const char *text, char *err, size_t size)
     int n = text ? split(text, chars, words, quoted) : 0;
     if (n == -1) {
         free(store);
-        set_err(err, size, "unterminated quote in the command");
+        txt_set(err, size, "unterminated quote in the command");
         return -1;
     }
     c->store = store;
@@ -146,7 +141,7 @@ int ref_cmd_parse(ref_cmd *c, const char *text, char *err, size_t size)
     if (k == n) {
         free(store);
         memset(c, 0, sizeof *c);
-        set_err(err, size, "the command is empty");
+        txt_set(err, size, "the command is empty");
         return -1;
     }
     c->assign = ptrs;

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "ref_proc_internal.h"
+#include "txt.h"
 
 #include <assert.h>
 #include <dirent.h>
@@ -46,19 +47,6 @@ enum {
 
 /* The environment of a sandboxed bot before its own variables. */
 #define CLEAN_PATH "PATH=/usr/local/bin:/usr/bin:/bin"
-
-static void set_err(char *err, size_t errsize, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errsize, const char *fmt, ...)
-{
-    if (!err || errsize == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errsize, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- supervisor --------------------------------------------------------- */
 
@@ -252,7 +240,7 @@ static int apply_limits(pid_t pid, const struct limit_plan *l, int n,
             r = prlimit(pid, l[i].resource, &rl, NULL);
         }
         if (r != 0) {
-            set_err(err, errsize, "cannot set %s to %llu: %s", l[i].name,
+            txt_set(err, errsize, "cannot set %s to %llu: %s", l[i].name,
                     (unsigned long long)l[i].soft, strerror(errno));
             return -1;
         }
@@ -314,7 +302,7 @@ static char **build_env(char *const base[], char *const extra[], char *const ass
     for (; extra && extra[ne]; ne++) {
         const char *kv = extra[ne];
         if (!strchr(kv, '=') || kv[0] == '=') {
-            set_err(err, errsize,
+            txt_set(err, errsize,
                     "environment entry \"%s\" is not NAME=VALUE", kv);
             return NULL;
         }
@@ -323,7 +311,7 @@ static char **build_env(char *const base[], char *const extra[], char *const ass
         ;
     char **env = malloc((nb + ne + na + 1) * sizeof *env);
     if (!env) {
-        set_err(err, errsize, "out of memory");
+        txt_set(err, errsize, "out of memory");
         return NULL;
     }
     size_t n = 0;
@@ -390,27 +378,27 @@ static void report_child_failure(const struct child_plan *c,
     const char *why = strerror(r->err);
     switch (r->stage) {
     case ST_SETPGID:
-        set_err(err, errsize, "cannot create a process group: %s", why);
+        txt_set(err, errsize, "cannot create a process group: %s", why);
         break;
     case ST_DEVNULL:
-        set_err(err, errsize, "cannot open /dev/null: %s", why);
+        txt_set(err, errsize, "cannot open /dev/null: %s", why);
         break;
     case ST_FDS:
-        set_err(err, errsize, "cannot set up the bot's file descriptors: %s",
+        txt_set(err, errsize, "cannot set up the bot's file descriptors: %s",
                 why);
         break;
     case ST_CHDIR:
-        set_err(err, errsize, "cannot change to directory %s: %s", c->cwd,
+        txt_set(err, errsize, "cannot change to directory %s: %s", c->cwd,
                 why);
         break;
     case ST_UID:
-        set_err(err, errsize, "cannot become user %u: %s", (unsigned)c->uid, why);
+        txt_set(err, errsize, "cannot become user %u: %s", (unsigned)c->uid, why);
         break;
     case ST_EXEC:
-        set_err(err, errsize, "cannot run %s: %s", c->shown, why);
+        txt_set(err, errsize, "cannot run %s: %s", c->shown, why);
         break;
     default:
-        set_err(err, errsize, "the bot's setup failed (stage %d): %s",
+        txt_set(err, errsize, "the bot's setup failed (stage %d): %s",
                 r->stage, why);
     }
 }
@@ -420,7 +408,7 @@ static void report_child_failure(const struct child_plan *c,
 static int give_folder(const char *dir, uid_t uid, char *err, size_t errsize)
 {
     if (chown(dir, uid, uid) != 0 || chmod(dir, 0700) != 0) {
-        set_err(err, errsize, "cannot give %s to user %u: %s", dir, (unsigned)uid,
+        txt_set(err, errsize, "cannot give %s to user %u: %s", dir, (unsigned)uid,
                 strerror(errno));
         return -1;
     }
@@ -452,11 +440,11 @@ static int await_init(ref_proc *p, const struct child_plan *c, char *err, size_t
     if (n == (ssize_t)sizeof r && r.kind == REF_INIT_STARTED)
         return 0;
     if (n == (ssize_t)sizeof r && r.kind == REF_INIT_FAILED) {
-        set_err(err, errsize, "cannot run %s: %s", c->shown, strerror(r.value));
+        txt_set(err, errsize, "cannot run %s: %s", c->shown, strerror(r.value));
         return -1;
     }
     if (ready == 0) {
-        set_err(err, errsize, "the bot's sandbox did not start within %d ms", SPAWN_REPORT_MS);
+        txt_set(err, errsize, "the bot's sandbox did not start within %d ms", SPAWN_REPORT_MS);
         return -1;
     }
     /* bwrap gave up before the init ran: its message is in the pipe. */
@@ -467,7 +455,7 @@ static int await_init(ref_proc *p, const struct child_plan *c, char *err, size_t
         msg[k > 0 ? k : 0] = 0;
         msg[strcspn(msg, "\n")] = 0;
     }
-    set_err(err, errsize, "the bot's sandbox could not start%s%s", msg[0] ? ": " : "", msg);
+    txt_set(err, errsize, "the bot's sandbox could not start%s%s", msg[0] ? ": " : "", msg);
     return -1;
 }
 
@@ -512,7 +500,7 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
     ref_proc_close_fd(&f->report[1]);
     ref_proc_close_fd(&f->stop[0]);
     if (pid < 0) {
-        set_err(err, errsize, "fork failed: %s", strerror(fork_errno));
+        txt_set(err, errsize, "fork failed: %s", strerror(fork_errno));
         return -1;
     }
     /* The child reports ready (or a failure), we set its limits, put it in
@@ -525,7 +513,7 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
         int ready = ref_cg_attach(&p->cg, pid, err, errsize) == 0 &&
                     apply_limits(pid, lp, nl, err, errsize) == 0;
         if (ready && write(f->go[1], &(char){ GO_BYTE }, 1) != 1) {
-            set_err(err, errsize, "cannot start the bot's process: %s", strerror(errno));
+            txt_set(err, errsize, "cannot start the bot's process: %s", strerror(errno));
             ready = 0;
         }
         if (ready) {
@@ -534,7 +522,7 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
             if (n == (ssize_t)sizeof r)
                 report_child_failure(c, &r, err, errsize);
             else if (n == -2)
-                set_err(err, errsize, "the bot's process did not start within %d ms",
+                txt_set(err, errsize, "the bot's process did not start within %d ms",
                         SPAWN_REPORT_MS);
             else
                 failed = 0;
@@ -542,9 +530,9 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
     } else if (n == (ssize_t)sizeof r) {
         report_child_failure(c, &r, err, errsize);
     } else if (n == -2) {
-        set_err(err, errsize, "the bot's process did not start within %d ms", SPAWN_REPORT_MS);
+        txt_set(err, errsize, "the bot's process did not start within %d ms", SPAWN_REPORT_MS);
     } else {
-        set_err(err, errsize, "the bot's process ended during its setup");
+        txt_set(err, errsize, "the bot's process ended during its setup");
     }
     p->pid = pid;
     if (!failed && p->sandboxed) {
@@ -607,7 +595,7 @@ static int settle_identity(ref_proc *p, const ref_spawn *s, const ref_sandbox *s
             snprintf(w->scratch, sizeof w->scratch, "%s/tmp", s->share_dir);
             if (mkdir(w->scratch, 0700) != 0 ||
                 (c->set_uid && chown(w->scratch, c->uid, c->uid) != 0)) {
-                set_err(err, errsize, "cannot make %s: %s", w->scratch, strerror(errno));
+                txt_set(err, errsize, "cannot make %s: %s", w->scratch, strerror(errno));
                 return -1;
             }
             snprintf(w->home, sizeof w->home, "HOME=%s", w->scratch);
@@ -631,7 +619,7 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
     c->path = c->shown = cmd->argv[0];
     if (!strchr(cmd->argv[0], '/')) {
         if (find_program(cmd->argv[0], c->envp, sb != NULL, w->program, sizeof w->program) < 0) {
-            set_err(err, errsize, "command not found: %s", cmd->argv[0]);
+            txt_set(err, errsize, "command not found: %s", cmd->argv[0]);
             return -1;
         }
         c->path = w->program;
@@ -647,7 +635,7 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
         /* No user of the pool may read the bot's folder (a private
          * temporary folder, say): it keeps the referee's uid. */
         if (sb->mode == REF_SANDBOX_STRICT) {
-            set_err(err, errsize, "--sandbox strict: the bot's user cannot read %s; "
+            txt_set(err, errsize, "--sandbox strict: the bot's user cannot read %s; "
                     "let other users read it (chmod o+rx)", v.unreadable);
             return -1;
         }
@@ -663,7 +651,7 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
         ref_sandbox_bwrap_argv(sb, &v, &w->bw);
     }
     if (w->bw.failed || !w->bw.v) {
-        set_err(err, errsize, "out of memory");
+        txt_set(err, errsize, "out of memory");
         return -1;
     }
     c->path = sb->bwrap;
@@ -681,7 +669,7 @@ static int open_channels(const ref_spawn *s, const ref_proc *p, struct spawn_wor
     if (s->log_path) {
         f->log = open(s->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (f->log < 0) {
-            set_err(err, errsize, "cannot open log file %s: %s", s->log_path,
+            txt_set(err, errsize, "cannot open log file %s: %s", s->log_path,
                     strerror(errno));
             return -1;
         }
@@ -689,7 +677,7 @@ static int open_channels(const ref_spawn *s, const ref_proc *p, struct spawn_wor
     if (pipe2(f->out, O_CLOEXEC) != 0 || pipe2(f->status, O_CLOEXEC) != 0 ||
         pipe2(f->go, O_CLOEXEC) != 0 ||
         (p->sandboxed && (pipe2(f->report, O_CLOEXEC) != 0 || pipe2(f->stop, O_CLOEXEC) != 0))) {
-        set_err(err, errsize, "cannot create a pipe: %s", strerror(errno));
+        txt_set(err, errsize, "cannot create a pipe: %s", strerror(errno));
         return -1;
     }
     w->c.out_w = f->out[1];
@@ -727,9 +715,9 @@ static void adopt_child(ref_proc *p, struct spawn_fds *f, const ref_limits *lim)
 int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
 {
     static const ref_limits no_limits;
-    set_err(err, errsize, "%s", "");
+    txt_set(err, errsize, "%s", "");
     if (!p) {
-        set_err(err, errsize, "no ref_proc given");
+        txt_set(err, errsize, "no ref_proc given");
         return -1;
     }
     memset(p, 0, sizeof *p);
@@ -737,7 +725,7 @@ int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
     p->pidfd = p->out_fd = p->log_fd = p->report_fd = p->stop_fd = p->uid_lock = -1;
     p->status = REF_PROC_STATUS_UNKNOWN;
     if (!s || !s->cmd) {
-        set_err(err, errsize, "no command given");
+        txt_set(err, errsize, "no command given");
         return -1;
     }
     const ref_limits *lim = s->lim ? s->lim : &no_limits;
@@ -745,7 +733,7 @@ int ref_proc_start(ref_proc *p, const ref_spawn *s, char *err, size_t errsize)
                                                                             : NULL;
     struct spawn_work *w = calloc(1, sizeof *w);
     if (!w) {
-        set_err(err, errsize, "out of memory");
+        txt_set(err, errsize, "out of memory");
         return -1;
     }
     w->f = (struct spawn_fds){ -1, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "ref_sandbox_ns.h"
+#include "txt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,19 +23,6 @@
  * namespace we run in maps it (a container may map only 65536 ids). */
 #define POOL_FIRST 1500000000u
 #define POOL_COUNT 4096u
-
-static void append(char *buf, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-    size_t len = strlen(buf);
-    if (len + 1 >= size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
-}
 
 int ref_sandbox_mode_parse(const char *text, ref_sandbox_mode *mode)
 {
@@ -168,28 +156,28 @@ static void probe(ref_sandbox *sb, ref_sandbox_mode mode)
     sb->clean_env = 1;
     ref_cg_probe(&sb->cg, getenv("ARENA_CGROUP_PARENT"));
     if (sb->cg.missing[0])
-        append(sb->missing, sizeof sb->missing, "cgroup: %s", sb->cg.missing);
+        txt_append(sb->missing, sizeof sb->missing, "cgroup: %s", sb->cg.missing);
     if (geteuid() != 0)
         snprintf(why, sizeof why, "not root");
     else if (choose_pool(sb, why, sizeof why) == 0)
         sb->uid_pool = 1;
     if (!sb->uid_pool)
-        append(sb->missing, sizeof sb->missing, "%suid pool: %s (bots run as the referee's "
+        txt_append(sb->missing, sizeof sb->missing, "%suid pool: %s (bots run as the referee's "
                "user)", sb->missing[0] ? "; " : "", why);
     why[0] = 0;
     ref_sandbox_probe_ns(sb, why, sizeof why);
     if (!sb->namespaces)
-        append(sb->missing, sizeof sb->missing, "%snamespaces: %s", sb->missing[0] ? "; " : "",
+        txt_append(sb->missing, sizeof sb->missing, "%snamespaces: %s", sb->missing[0] ? "; " : "",
                why);
 
     snprintf(sb->isolation, sizeof sb->isolation, "%s env",
              mode == REF_SANDBOX_STRICT ? "strict" : "auto");
     if (sb->cg.features)
-        append(sb->isolation, sizeof sb->isolation, " cgroup(%s)", sb->cg.summary);
+        txt_append(sb->isolation, sizeof sb->isolation, " cgroup(%s)", sb->cg.summary);
     if (sb->uid_pool)
-        append(sb->isolation, sizeof sb->isolation, " uid");
+        txt_append(sb->isolation, sizeof sb->isolation, " uid");
     if (sb->namespaces)
-        append(sb->isolation, sizeof sb->isolation, " ns(user pid net ipc uts mount)");
+        txt_append(sb->isolation, sizeof sb->isolation, " ns(user pid net ipc uts mount)");
 }
 
 static ref_sandbox cache[3];

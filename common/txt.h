@@ -1,0 +1,19 @@
+/*
+ * txt.h - bounded text into a caller's buffer: an error message set, a
+ * list appended to. Both always leave the buffer terminated and never
+ * write past it; a NULL or empty buffer takes nothing.
+ */
+#ifndef TXT_H
+#define TXT_H
+
+#include <stddef.h>
+
+/* Sets buf to the formatted text, cut to fit. */
+void txt_set(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Appends the formatted text to what buf holds, cut to fit; a full buffer
+ * stays as it is. */
+void txt_append(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
