@@ -222,17 +222,10 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
     cli_flag *common = cli_join(own, flags);
     cli_flag *all = game_flags && common ? cli_join(common, game_flags) : NULL;
     free(common);
-    int rc = 0, got = all ? cli_parse(all, argc, argv, names, nnames, max_names, err, sizeof err)
-                          : -1;
-    if (!all) {
-        rc = ac_fail("out of memory");
-    } else if (got == 1) {
-        fputs(head, stdout);
-        cli_help(stdout, all);
-        fputs(tail, stdout);
-        rc = 1;
-    } else if (got < 0) {
-        rc = ac_fail(strncmp(err, "unknown option", 14) ? "%s" : "%s (see --help)", err);
+    int rc = all ? ac_parse(NULL, all, argc, argv, names, nnames, max_names, head, tail)
+                 : ac_fail("out of memory");
+    if (rc) {
+        /* help shown, or the error said */
     } else if (follow_game(spec, o) < 0 || fit_format(spec, o, err, sizeof err) < 0 ||
                ref_sandbox_mode_choose(run->sandbox, &mode, err, sizeof err) < 0) {
         rc = ac_fail("%s", err);
@@ -449,43 +442,44 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
     return 0;
 }
 
+static const char standings_tail[] =
+    "elo: a Bradley-Terry fit over the chosen matches, 0 for the average bot, with its 95%\n"
+    "interval's half-width (+-); it does not depend on the order the games were played.\n"
+    "live: the Elo updated after each match as it was stored (1500 to start, K from\n"
+    "--elo-k), the scale `arena history` shows; it does depend on that order.\n"
+    "los: the likelihood that the bot is stronger than the one ranked below it.\n";
+
 /* standings, crosstable, matches */
 static int cmd_report(int argc, char **argv, const char *what)
 {
-    if (ac_help(argc, argv)) {
-        printf("usage: arena %s [--tournament ID%s] [--format table|csv|json]%s\n", what,
-               strcmp(what, "matches") ? " | --ladder NAME" : "",
-               !strcmp(what, "standings") ? " [--players N]" : "");
-        return 0;
-    }
-    int64_t tid = 0, players = 0;
+    int64_t tid = 0;
+    int players = 0, format = ARENA_TABLE;
     const char *ladder = NULL;
-    int format = ARENA_TABLE;
-    for (int i = 0; i < argc; i++) {
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--tournament") && val) {
-            if (kv_i64(val, 1, INT64_MAX, &tid) < 0)
-                return ac_fail("--tournament wants a tournament number, not '%s'", val);
-        } else if (!strcmp(argv[i], "--ladder") && val && strcmp(what, "matches")) {
-            ladder = val;
-        } else if (!strcmp(argv[i], "--format") && val) {
-            if ((format = arena_report_format(val)) < 0)
-                return ac_fail("--format must be table, csv or json, not '%s'", val);
-        } else if (!strcmp(argv[i], "--players") && val && !strcmp(what, "standings")) {
-            if (kv_i64(val, 2, ARENA_MAX_SEATS, &players) < 0)
-                return ac_fail("--players must be 2 to %d, not '%s'", ARENA_MAX_SEATS, val);
-        } else {
-            return ac_fail("unknown option '%s' (see arena %s --help)", argv[i], what);
-        }
-        i++;
-    }
+    cli_flag flags[] = {
+        CLI_NUM("--tournament", CLI_I64, "ID", "that tournament's matches only", &tid, 1, 1e18),
+        CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
+                 &format),
+        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's matches only", &ladder),
+        CLI_NUM("--players", CLI_INT, "N", "games of N seats only (default: a table for "
+                "each number of seats)", &players, 2, ARENA_MAX_SEATS),
+        CLI_END,
+    };
+    int is_matches = !strcmp(what, "matches"), is_standings = !strcmp(what, "standings");
+    if (!is_standings)            /* --players is the standings' alone, --ladder not matches' */
+        flags[is_matches ? 2 : 3] = (cli_flag)CLI_END;
+    char head[128];
+    snprintf(head, sizeof head, "usage: arena %s [options]\n", what);
+    int parsed = ac_parse(what, flags, argc, argv, NULL, NULL, 0, head,
+                          is_standings ? standings_tail : NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
     char err[512];
     arena_tournament t;
     arena_ladder l;
-    arena_match_filter f = { .tournament_id = tid, .seats = (int)players };
+    arena_match_filter f = { .tournament_id = tid, .seats = players };
     if (tid && arena_db_tournament_get(db, tid, &t) != 0) {
         arena_db_close(db);
         return ac_fail("no tournament %" PRId64, tid);
@@ -509,42 +503,35 @@ static int cmd_report(int argc, char **argv, const char *what)
     return rc;
 }
 
-static const char match_help[] =
+static const char match_head[] =
     "usage: arena match MATCH_ID [--logs] [--tail N]\n"
     "Shows a stored match: each seat's bot (name, version, id), score, decisions and time\n"
     "used; the result, its reason and detail; and each seat's log as the tournament kept it\n"
-    "(arena tournament --log-bytes): its last N lines (default 10), or with --logs all of it.\n";
+    "(arena tournament --log-bytes).\n";
 
 static int cmd_match(int argc, char **argv)
 {
-    if (ac_help(argc, argv)) {
-        fputs(match_help, stdout);
-        return 0;
-    }
     int64_t id = 0, tail = 10;
-    for (int i = 0; i < argc; i++) {
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        assert(argv[i]);                /* argv ends at argc */
-        if (!strcmp(argv[i], "--logs")) {
-            tail = -1;
-        } else if (!strcmp(argv[i], "--tail") && val) {
-            if (kv_i64(val, 0, INT32_MAX, &tail) < 0)
-                return ac_fail("--tail wants a number of lines, not '%s'", val);
-            i++;
-        } else if (argv[i][0] != '-' && !id) {
-            if (kv_i64(argv[i], 1, INT64_MAX, &id) < 0)
-                return ac_fail("a match number is wanted, not '%s'", argv[i]);
-        } else {
-            return ac_fail("unknown option '%s' (see arena match --help)", argv[i]);
-        }
-    }
-    if (!id)
+    int logs = 0, n = 0;
+    const char *ids[1];
+    const cli_flag flags[] = {
+        CLI_ARG("--logs", CLI_SWITCH, NULL, "each seat's log whole", &logs),
+        CLI_NUM("--tail", CLI_I64, "N", "the last N lines of each seat's log (default 10)",
+                &tail, 0, INT32_MAX),
+        CLI_END,
+    };
+    int parsed = ac_parse("match", flags, argc, argv, ids, &n, 1, match_head, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (!n)
         return ac_fail("match needs a MATCH_ID (arena matches lists them)");
+    if (kv_i64(ids[0], 1, INT64_MAX, &id) < 0)
+        return ac_fail("a match number is wanted, not '%s'", ids[0]);
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
     char err[256];
-    int rc = arena_show_match(db, id, (int)tail, stdout, err, sizeof err);
+    int rc = arena_show_match(db, id, logs ? -1 : (int)tail, stdout, err, sizeof err);
     arena_db_close(db);
     return rc ? ac_fail("%s", err) : 0;
 }

@@ -30,6 +30,34 @@ int ac_help(int argc, char **argv)
     return 0;
 }
 
+int ac_parse(const char *what, const cli_flag *flags, int argc, char **argv,
+             const char **positional, int *n, int max, const char *head, const char *tail)
+{
+    char err[512];
+    int got = cli_parse(flags, argc, argv, positional, n, max, err, sizeof err);
+    if (got == 1) {
+        fputs(head, stdout);
+        cli_help(stdout, flags);
+        fputs(tail ? tail : "", stdout);
+        return 1;
+    }
+    if (got < 0)
+        return ac_fail("%s%s%s%s", what ? what : "", what ? ": " : "", err,
+                       strncmp(err, "unknown option", 14) ? "" : " (see --help)");
+    return 0;
+}
+
+int ac_set_format(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    int format = arena_report_format(value);
+    if (format < 0) {
+        snprintf(err, size, "%s must be table, csv or json, not '%s'", flag, value);
+        return -1;
+    }
+    *(int *)ctx = format;
+    return 0;
+}
+
 arena_db *ac_open(int create)
 {
     arena_db *db;

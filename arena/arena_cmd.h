@@ -17,6 +17,16 @@ extern const char *ac_db_path;    /* --db FILE; "arena.db" by default */
 int ac_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 1 if --help or -h is among the arguments. */
 int ac_help(int argc, char **argv);
+/* A command's flags from its table (common/cli.h), its positional
+ * arguments into positional[max]. 0 parsed; 1 after --help (head, the
+ * flags' lines, tail: NULL for none); 2 after the error line, which
+ * starts "WHAT: " unless what is NULL (an unknown option points at
+ * --help). */
+int ac_parse(const char *what, const cli_flag *flags, int argc, char **argv,
+             const char **positional, int *n, int max, const char *head, const char *tail);
+/* CLI_CALL's function for --format table|csv|json: ctx is the int that
+ * takes ARENA_TABLE, ARENA_CSV or ARENA_JSON. */
+int ac_set_format(void *ctx, const char *flag, const char *value, char *err, size_t size);
 /* The database at ac_db_path (created when `create`), or NULL after the
  * error line. */
 arena_db *ac_open(int create);

@@ -17,12 +17,7 @@
 #include "ref_env.h"
 
 static const char bot_help[] =
-    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env NAME=VALUE]...\n"
-    "                     [--no-test]\n"
-    "           (NAME already registered: --version V adds a new version, rated apart;\n"
-    "           the bot's environment is ARENA_*, what --env names and, sandboxed, PATH,\n"
-    "           LANG, HOME and TMPDIR: nothing of the arena's; the bot is tried first as\n"
-    "           bot test does, and refused if it cannot play; --no-test registers it untried)\n"
+    "usage: arena bot add NAME --cmd CMD [options]   (a bot, or a new version; --help)\n"
     "       arena bot test BOT|--cmd CMD    (a short match v the random bot; --help)\n"
     "       arena bot list [--format table|csv|json]\n"
     "       arena bot remove BOT                (its past matches are kept)\n"
@@ -34,42 +29,65 @@ static const char bot_help[] =
     "reason: by hand, by a ladder after --max-forfeits forfeits in a row, or by a failed\n"
     "--gate sprt), retired, trial (a new version playing its ladder gate's SPRT).\n";
 
+/* A flag's text into a fixed buffer, refused when it does not fit. */
+typedef struct text_field {
+    char  *dst;
+    size_t cap;
+} text_field;
+
+static int set_text(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    const text_field *t = ctx;
+    if (strlen(value) >= t->cap) {
+        snprintf(err, size, "%s is too long (at most %zu bytes)", flag, t->cap - 1);
+        return -1;
+    }
+    snprintf(t->dst, t->cap, "%s", value);
+    return 0;
+}
+
+static int add_env(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    (void)flag;
+    arena_bot *b = ctx;
+    return ref_env_append(b->env, sizeof b->env, value, err, size);
+}
+
+static const char add_head[] =
+    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env NAME=VALUE]...\n"
+    "                     [--no-test]\n"
+    "The bot's environment is ARENA_*, what --env names and, sandboxed, PATH, LANG, HOME\n"
+    "and TMPDIR: nothing of the arena's. It is tried first as bot test does, and refused if\n"
+    "it cannot play.\n";
+
 static int bot_add(int argc, char **argv)
 {
     char err[512];
-    if (argc < 2 || argv[1][0] == '-')
-        return ac_fail("bot add needs a NAME");
     arena_bot b;
     memset(&b, 0, sizeof b);
-    if (strlen(argv[1]) >= sizeof b.name)
+    text_field cmd = { b.cmd, sizeof b.cmd }, cwd = { b.cwd, sizeof b.cwd },
+               version = { b.version, sizeof b.version };
+    int no_test = 0, n = 0;
+    const char *name[1];
+    const cli_flag flags[] = {
+        CLI_CALL("--cmd", "CMD", "the command that starts the bot (required)", set_text, &cmd),
+        CLI_CALL("--cwd", "DIR", "the folder it starts in", set_text, &cwd),
+        CLI_CALL("--version", "V", "NAME registered already: a new version, rated apart",
+                 set_text, &version),
+        CLI_CALL("--env", "NAME=VALUE", "a variable of the bot's environment (repeatable)",
+                 add_env, &b),
+        CLI_ARG("--no-test", CLI_SWITCH, NULL, "register it untried (see bot test)", &no_test),
+        CLI_END,
+    };
+    int parsed = ac_parse("bot add", flags, argc - 1, argv + 1, name, &n, 1, add_head, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (!n)
+        return ac_fail("bot add needs a NAME");
+    if (strlen(name[0]) >= sizeof b.name)
         return ac_fail("bot add: the name is longer than %zu characters", sizeof b.name - 1);
-    snprintf(b.name, sizeof b.name, "%s", argv[1]);
-    int test = 1;
-    for (int i = 2; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        assert(argv[i]);                /* argv ends at argc */
-        if (!strcmp(argv[i], "--env") && v) {
-            if (ref_env_append(b.env, sizeof b.env, v, err, sizeof err) < 0)
-                return ac_fail("bot add: %s", err);
-            i++;
-            continue;
-        }
-        if (!strcmp(argv[i], "--no-test")) {
-            test = 0;
-            continue;
-        }
-        char *dst = !strcmp(argv[i], "--cmd") ? b.cmd : !strcmp(argv[i], "--cwd") ? b.cwd
-                  : !strcmp(argv[i], "--version") ? b.version : NULL;
-        size_t cap = dst == b.cmd ? sizeof b.cmd : dst == b.cwd ? sizeof b.cwd : sizeof b.version;
-        if (!dst)
-            return ac_fail("bot add: unknown option '%s'", argv[i]);
-        if (!v)
-            return ac_fail("bot add: %s needs a value", argv[i]);
-        if (strlen(v) >= cap)
-            return ac_fail("bot add: %s is too long", argv[i]);
-        snprintf(dst, cap, "%s", v);
-        i++;
-    }
+    snprintf(b.name, sizeof b.name, "%s", name[0]);
+    int test = !no_test;
     if (!b.cmd[0])
         return ac_fail("bot add: --cmd is required");
     if (b.cwd[0] && access(b.cwd, X_OK) != 0)
@@ -167,14 +185,15 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
 static int bot_list(int argc, char **argv)
 {
     int format = ARENA_TABLE;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-            if ((format = arena_report_format(argv[++i])) < 0)
-                return ac_fail("--format must be table, csv or json, not '%s'", argv[i]);
-        } else {
-            return ac_fail("bot list: unknown option '%s'", argv[i]);
-        }
-    }
+    const cli_flag flags[] = {
+        CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
+                 &format),
+        CLI_END,
+    };
+    int parsed = ac_parse("bot list", flags, argc - 1, argv + 1, NULL, NULL, 0,
+                          "usage: arena bot list [--format table|csv|json]\n", NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
@@ -200,17 +219,25 @@ static int bot_list(int argc, char **argv)
 /* remove, retire, disable, enable: BOT, then --reason TEXT where it fits. */
 static int bot_change(int argc, char **argv)
 {
-    const char *what = argv[0], *reason = NULL;
+    const char *what = argv[0], *reason = NULL, *bot[1];
     int needs_reason = !strcmp(what, "disable"), takes_reason = needs_reason ||
                                                                  !strcmp(what, "retire");
-    if (argc < 2 || argv[1][0] == '-')
+    int n = 0;
+    cli_flag flags[] = {
+        CLI_ARG("--reason", CLI_STR, "TEXT", "why, shown with the bot", &reason),
+        CLI_END,
+    };
+    if (!takes_reason)
+        flags[0] = (cli_flag)CLI_END;
+    char label[32], head[128];
+    snprintf(label, sizeof label, "bot %s", what);
+    snprintf(head, sizeof head, "usage: arena bot %s BOT%s\n", what,
+             needs_reason ? " --reason TEXT" : takes_reason ? " [--reason TEXT]" : "");
+    int parsed = ac_parse(label, flags, argc - 1, argv + 1, bot, &n, 1, head, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (!n)
         return ac_fail("bot %s needs a BOT", what);
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--reason") && i + 1 < argc && takes_reason)
-            reason = argv[++i];
-        else
-            return ac_fail("bot %s: unknown option '%s'", what, argv[i]);
-    }
     if (needs_reason && (!reason || !reason[0]))
         return ac_fail("bot disable needs --reason TEXT (it is shown with the bot)");
     arena_db *db = ac_open(0);
@@ -219,15 +246,15 @@ static int bot_change(int argc, char **argv)
     char err[512];
     arena_bot b;
     int rc;
-    if (arena_db_bot_by_name(db, argv[1], &b) != 0) {
-        snprintf(err, sizeof err, "no registered bot named %s", argv[1]);
+    if (arena_db_bot_by_name(db, bot[0], &b) != 0) {
+        snprintf(err, sizeof err, "no registered bot named %s", bot[0]);
         rc = -1;
     } else if (!strcmp(what, "remove")) {
-        rc = arena_db_bot_remove(db, argv[1], err, sizeof err);
+        rc = arena_db_bot_remove(db, bot[0], err, sizeof err);
     } else {
         const char *status = !strcmp(what, "enable") ? "active"
                            : !strcmp(what, "disable") ? "disabled" : "retired";
-        rc = arena_db_bot_set_status(db, argv[1], status, reason ? reason : "", err, sizeof err);
+        rc = arena_db_bot_set_status(db, bot[0], status, reason ? reason : "", err, sizeof err);
     }
     arena_db_close(db);
     if (rc < 0)
@@ -242,7 +269,7 @@ static int bot_change(int argc, char **argv)
 
 int ac_bot(int argc, char **argv)
 {
-    if (argc < 1 || ac_help(argc, argv)) {
+    if (argc < 1 || ac_help(1, argv)) {      /* each command answers its own --help */
         fputs(bot_help, argc < 1 ? stderr : stdout);
         return argc < 1 ? 2 : 0;
     }

@@ -36,10 +36,6 @@
 static const char test_help[] =
     "usage: arena bot test BOT                 (a registered bot: NAME, NAME@VERSION, NAME#ID)\n"
     "       arena bot test --cmd CMD [--cwd DIR]\n"
-    "  --move-ms N       time per decision (default 1000)\n"
-    "  --handshake-ms N  time from start to hello (default 10000)\n"
-    "  --memory-mb N     each bot's memory limit in MB; 0: none (default: the referee's)\n"
-    "  --opponent CMD    the opponent (default: the random bot built beside the arena)\n"
     "Plays a short match against the random bot in each seat and reports, per seat:\n"
     "started or not, the time to its hello, its first decision's time, its protocol\n"
     "errors (the first one is the verdict: no strikes here), and the tail of its log.\n"
@@ -209,39 +205,30 @@ int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char
 
 int ac_bot_test(int argc, char **argv)
 {
-    if (ac_help(argc, argv)) {
-        fputs(test_help, stdout);
-        return 0;
-    }
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
     check_opts o = { .opponent = opponent, .move_ms = 1000, .handshake_ms = 10000,
                      .memory_mb = -1 };
-    const char *name = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t *num = !strcmp(argv[i], "--move-ms") ? &o.move_ms
-                     : !strcmp(argv[i], "--handshake-ms") ? &o.handshake_ms : NULL;
-        const char **str = !strcmp(argv[i], "--cmd") ? &o.cmd : !strcmp(argv[i], "--cwd") ? &o.cwd
-                         : !strcmp(argv[i], "--opponent") ? &o.opponent : NULL;
-        if (argv[i][0] != '-' && !name) {
-            name = argv[i];
-            continue;
-        }
-        int memory = !strcmp(argv[i], "--memory-mb");
-        if (!num && !str && !memory)
-            return ac_fail("bot test: unknown option '%s'", argv[i]);
-        if (!v)
-            return ac_fail("bot test: %s needs a value", argv[i]);
-        if (memory && kv_i64(v, 0, (int64_t)1 << 20, &o.memory_mb) < 0)
-            return ac_fail("bot test: --memory-mb wants megabytes from 0 to 1048576, not '%s'", v);
-        if (num && kv_i64(v, 1, 3600000, num) < 0)
-            return ac_fail("bot test: %s wants milliseconds from 1 to 3600000, not '%s'",
-                           argv[i], v);
-        if (str)
-            *str = v;
-        i++;
-    }
+    const char *names[1], *name = NULL;
+    int n = 0;
+    const cli_flag flags[] = {
+        CLI_ARG("--cmd", CLI_STR, "CMD", "an unregistered bot's command", &o.cmd),
+        CLI_ARG("--cwd", CLI_STR, "DIR", "the folder --cmd starts in", &o.cwd),
+        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &o.move_ms, 1,
+                3600000),
+        CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
+                &o.handshake_ms, 1, 3600000),
+        CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's memory limit in MB; 0: none (default: "
+                "the referee's)", &o.memory_mb, 0, 1 << 20),
+        CLI_ARG("--opponent", CLI_STR, "CMD", "the opponent (default: the random bot built "
+                "beside the arena)", &o.opponent),
+        CLI_END,
+    };
+    int parsed = ac_parse("bot test", flags, argc - 1, argv + 1, names, &n, 1, test_help, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (n)
+        name = names[0];
     if (!name == !o.cmd)
         return ac_fail("bot test needs a registered BOT or --cmd CMD (one of them)");
     arena_bot b;

@@ -141,33 +141,24 @@ static int history(arena_db *db, const char *ref, const char *ladder, int format
 
 int ac_history(int argc, char **argv)
 {
-    if (ac_help(argc, argv)) {
-        fputs(history_help, stdout);
-        return 0;
-    }
-    const char *ref = NULL, *ladder = NULL;
-    int format = ARENA_TABLE;
-    for (int i = 0; i < argc; i++) {
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        assert(argv[i]);                /* argv ends at argc */
-        if (!strcmp(argv[i], "--ladder") && val) {
-            ladder = argv[++i];
-        } else if (!strcmp(argv[i], "--format") && val) {
-            if ((format = arena_report_format(val)) < 0)
-                return ac_fail("--format must be table, csv or json, not '%s'", val);
-            i++;
-        } else if (argv[i][0] != '-' && !ref) {
-            ref = argv[i];
-        } else {
-            return ac_fail("unknown option '%s' (see arena history --help)", argv[i]);
-        }
-    }
-    if (!ref)
+    const char *ref[1], *ladder = NULL;
+    int format = ARENA_TABLE, n = 0;
+    const cli_flag flags[] = {
+        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's Bradley-Terry fits of the bot",
+                &ladder),
+        CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
+                 &format),
+        CLI_END,
+    };
+    int parsed = ac_parse("history", flags, argc, argv, ref, &n, 1, history_help, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (!n)
         return ac_fail("history needs a BOT (arena bot list shows them)");
     arena_db *db = ac_open(0);
     if (!db)
         return 2;
-    int rc = history(db, ref, ladder, format);
+    int rc = history(db, ref[0], ladder, format);
     arena_db_close(db);
     return rc;
 }

@@ -223,9 +223,8 @@ int ac_sprt(int argc, char **argv)
             return 2;
         return play(&o, names, &spec, &run);
     }
-    char err[256];
-    if (cli_parse(own, argc, argv, names, &n, 2, err, sizeof err) < 0)
-        return ac_fail("%s (see arena sprt --help)", err);
+    if (ac_parse("sprt", own, argc, argv, names, &n, 2, sprt_head, sprt_tail))
+        return 2;                   /* --help went the --play way */
     if (n != 2)
         return ac_fail("sprt needs two bots, A and B (see --help)");
     if (o.max_games)

@@ -65,4 +65,29 @@ A tournament --games 2 --concurrency 1 --quiet --memory-mb 0 >/dev/null
 [ "$(sql "SELECT count(DISTINCT s.bot_id), sum(b.version = '2'), sum(b.name = 'beta'),
                  sum(b.status <> 'active') FROM match_seats s JOIN bots b ON b.id = s.bot_id")" = "2|2|2|0" ] ||
   fail "tournament bots: $(sql 'SELECT DISTINCT bot_id FROM match_seats')"
+# Every command's flags come from its table: --help lists each of them,
+# and a bad one is one line naming the command, exit 2.
+help_lists() {
+  local out; out=$(A "${@:2}" --help) || fail "${*:2} --help: exit $?"
+  for f in $1; do grep -q -- "^  $f" <<<"$out" || fail "${*:2} --help lists no $f: $out"; done
+}
+help_lists "--cmd --cwd --version --env --no-test" bot add
+help_lists "--cmd --cwd --move-ms --handshake-ms --memory-mb --opponent" bot test
+help_lists "--format" bot list
+help_lists "--reason" bot retire
+help_lists "--tournament --format --ladder --players" standings
+help_lists "--tournament --format --ladder" crosstable
+help_lists "--logs --tail" match
+help_lists "--ladder --format" history
+help_lists "--play --max-games --elo0 --elo1 --alpha --beta --move-ms --concurrency" sprt
+A standings --help | grep -q "^los: " || fail "standings --help does not explain los"
+for c in "standings:standings --players 1" "matches:matches --ladder x" "bot add:bot add z --cmd" \
+         "bot list:bot list --format x" "bot enable:bot enable beta --reason x" \
+         "match:match 1 --tail -1" "history:history beta --format x" \
+         "bot test:bot test --move-ms 0 --cmd x"; do
+  args=${c#*:}
+  err=$(A $args 2>&1 >/dev/null) && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] || fail "$args: exit $rc"
+  [ "$(wc -l <<<"$err")" -eq 1 ] && [[ "$err" == "arena: ${c%%:*}: "* ]] || fail "$args: '$err'"
+done
 echo "bots: versions, statuses and lists as documented"

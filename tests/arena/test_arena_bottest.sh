@@ -50,7 +50,7 @@ grep -q "FAILED: timeout in seat 0 (seat 0 sent no hello within 300 ms)" <<<"$ou
   fail "slow starter, short handshake: $out"
 unset ARENA_SANDBOX
 run A bot test --cmd "$greedy" --memory-mb lots
-[ "$rc" -eq 2 ] && grep -q "^arena: bot test: --memory-mb wants megabytes" <<<"$out" ||
+[ "$rc" -eq 2 ] && grep -q "^arena: bot test: --memory-mb wants a whole number from 0 to 1048576" <<<"$out" ||
   fail "bot test --memory-mb lots: $rc $out"
 
 # bot add: refuses what cannot play, --no-test registers it; bot test BOT.
