@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bot.h"
 #include "bot_driver.h"
 #include "clk.h"
 #include "kv.h"
@@ -85,7 +86,7 @@ static int shared_flag(options *op, const char *f, const char *v)
 static int parse(const bot_spec *spec, void *user, int argc, char **argv, options *op)
 {
     memset(op, 0, sizeof *op);
-    op->seed = 1;
+    int seeded = 0;
     for (int i = 1; i < argc; i++) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(f, "--help") || !strcmp(f, "-h")) {
@@ -108,8 +109,16 @@ static int parse(const bot_spec *spec, void *user, int argc, char **argv, option
                     spec->name, f);
             return -1;
         }
+        seeded |= !strcmp(f, "--seed");
         i++;
     }
+    /* No --seed: the referee's ARENA_BOT_SEED (1 when unset), so that a
+     * rerun of the match replays the bot's choices too. */
+    uint32_t env_seed;
+    if (!seeded && bot_seed(&env_seed) < 0)
+        return -1;                  /* malformed: bot_seed said why */
+    if (!seeded)
+        op->seed = env_seed;
     if (op->playouts && op->ms) {
         fprintf(stderr, "%s: give --playouts or --ms, not both\n", spec->name);
         return -1;

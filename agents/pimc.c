@@ -21,7 +21,8 @@ static const char usage[] =
     "  --clock C      what --ms and the time control count, as the referee's --clock:\n"
     "                 cpu (default: the bot's CPU time, and never over twice that in\n"
     "                 wall time) or wall\n"
-    "  --seed S       seed of the bot's choices (default 1)\n"
+    "  --seed S       seed of the bot's choices (default: ARENA_BOT_SEED, which the\n"
+    "                 referee derives from the match seed and seat; 1 when unset)\n"
     "  --depth D      decisions searched in each determinization, 1 to 8 (default 3)\n"
     "  --verbose      one line per decision on stderr\n"
     "  --bench        search fixed positions; print determinizations/s and a signature\n";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The search bots in real matches under the real referee: a playout budget
-# and a seed replay an ismcts match exactly; it plays 4-player games; under
+# and a seed (--seed, else ARENA_BOT_SEED) replay an ismcts match exactly;
+# it plays 4-player games; under
 # a tight time control and a wish for far more time it never loses on
 # time; its bench prints the same signature twice; pimc plays a match; bad
 # flags are one line and exit 2.
@@ -18,7 +19,9 @@ hash_of() { sed -n 's/.*hash: \([0-9a-f]*\).*/\1/p' <<<"$1"; }
 
 # A seed and a playout budget replay the match; another seed plays another.
 one=$(play --seed 4 --record "$tmp/a.rec" --bot "$ismcts --playouts 150 --seed 9" --bot "$greedy")
-two=$(play --seed 4 --record "$tmp/b.rec" --bot "$ismcts --playouts 150 --seed 9" --bot "$greedy")
+# (An explicit --seed wins over the referee's ARENA_BOT_SEED.)
+two=$(play --seed 4 --record "$tmp/b.rec" --bot "ARENA_BOT_SEED=5 $ismcts --playouts 150 --seed 9" \
+      --bot "$greedy")
 other=$(play --seed 4 --bot "$ismcts --playouts 150 --seed 10" --bot "$greedy")
 [[ "$one" == *"reason: markers"* || "$one" == *"reason: round_limit"* ]] || fail "no real game: $one"
 [ -n "$(hash_of "$one")" ] && [ "$(hash_of "$one")" = "$(hash_of "$two")" ] ||
@@ -26,6 +29,18 @@ other=$(play --seed 4 --bot "$ismcts --playouts 150 --seed 10" --bot "$greedy")
 [ "$(hash_of "$one")" != "$(hash_of "$other")" ] || fail "the bot's seed changed nothing"
 cmp -s <(grep -v '^decision' "$tmp/a.rec") <(grep -v '^decision' "$tmp/b.rec") || fail "records differ"
 "$referee" replay "$tmp/a.rec" >/dev/null || fail "the record does not replay"
+
+# Without --seed the bot takes the referee's ARENA_BOT_SEED (arena rerun
+# sets the same one): equal seeds play the same match, others another.
+env3=$(play --seed 4 --round-limit 6 --bot "ARENA_BOT_SEED=3 $ismcts --playouts 150" --bot "$greedy")
+again=$(play --seed 4 --round-limit 6 --bot "ARENA_BOT_SEED=3 $ismcts --playouts 150" --bot "$greedy")
+env5=$(play --seed 4 --round-limit 6 --bot "ARENA_BOT_SEED=5 $ismcts --playouts 150" --bot "$greedy")
+[ -n "$(hash_of "$env3")" ] && [ "$(hash_of "$env3")" = "$(hash_of "$again")" ] ||
+  fail "same ARENA_BOT_SEED, another match: $env3 / $again"
+[ "$(hash_of "$env3")" != "$(hash_of "$env5")" ] || fail "ARENA_BOT_SEED changed nothing"
+err=$(ARENA_BOT_SEED=x "$pimc" --playouts 2 2>&1 >/dev/null) && rc=0 || rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && [[ "$err" == *ARENA_BOT_SEED* ]] ||
+  fail "a malformed ARENA_BOT_SEED: exit $rc: $err"
 
 # Four players, two teams, a search bot in each.
 four=$(play --players 4 --seed 2 --bot "$ismcts --playouts 60" --bot "$greedy" \
