@@ -64,7 +64,8 @@ class ParseAnswerTest(unittest.TestCase):
     def test_malformed(self):
         for line in (b"", b"   ", b"\xff\xfe", b"{oops", b"{}", b'{"index": "2"}',
                      b'{"index": true}', b'{"index": 1.5}', b'{"text": 3}', b"[1]",
-                     b'"\\ud800"', b"pass\tarcher", b"x" * (MAX_ANSWER + 1)):
+                     b'"\\ud800"', b"pass\tarcher", b"pass\x7farcher",
+                     b'{"text": "claim\\u007froyal"}', b"x" * (MAX_ANSWER + 1)):
             with self.assertRaises(Malformed, msg=repr(line[:30])):
                 parse_answer(line)
 
