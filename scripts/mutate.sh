@@ -204,8 +204,9 @@ run_tests() {
   return 1
 }
 
-union=$(for m in "${mutations[@]}"; do IFS=$'\x1f' read -r _ _ _ _ _ t <<<"$m"; echo "$t"; done |
-        tr '|' '\n' | sort -u | paste -sd'|')
+# Each mutation's regex whole, in parentheses: one may hold a group, a|b inside.
+union=$(for m in "${mutations[@]}"; do IFS=$'\x1f' read -r _ _ _ _ _ t <<<"$m"; echo "($t)"; done |
+        sort -u | paste -sd'|')
 echo "mutate: the tests unmutated ($union)"
 if failed=$(run_tests "$union"); then :; else
   echo "mutate: these fail without any mutation; fix them first: $failed" >&2
