@@ -28,7 +28,7 @@ int web_param_ladder(web_req *r, int64_t *id)
     return 0;
 }
 
-static int read_filter(web_req *r, arena_match_filter *f)
+int web_param_filter(web_req *r, arena_match_filter *f)
 {
     memset(f, 0, sizeof *f);
     const char *game = web_param(r, "game");
@@ -147,7 +147,7 @@ int web_bots_json(arena_db *db, FILE *out, char *err, size_t size)
 static int report(web_req *r, web_report what)
 {
     arena_match_filter f;
-    if (read_filter(r, &f))
+    if (web_param_filter(r, &f))
         return -1;
     jw_obj(&r->out);
     jw_key(&r->out, what == WEB_STANDINGS ? "standings" : "crosstable");

@@ -45,6 +45,9 @@ const char *web_param(const web_req *r, const char *key);
 int  web_param_i64(web_req *r, const char *key, int64_t lo, int64_t hi, int64_t dflt,
                    int64_t *out);
 
+/* The same for a number in [lo, hi]. */
+int  web_param_f64(web_req *r, const char *key, double lo, double hi, double dflt, double *out);
+
 /* Records an error answer: returns -1, so handlers `return web_fail(...)`. */
 int  web_fail(web_req *r, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -52,6 +55,9 @@ int  web_fail(web_req *r, int status, const char *fmt, ...) __attribute__((forma
 /* The ladder named by the `ladder` parameter: its id in *id (0 when not
  * given): 0, or web_fail (404 for a name no ladder has). web_api.c. */
 int  web_param_ladder(web_req *r, int64_t *id);
+/* Which matches: game, players, tournament or ladder (not both) into f:
+ * 0, or web_fail. web_api.c. */
+int  web_param_filter(web_req *r, arena_match_filter *f);
 /* A bot by reference: NAME (its newest registered version), NAME@VERSION,
  * or a label NAME#ID (any bot, removed too). 0 with *id, or web_fail(404).
  * web_api_matches.c. */
@@ -65,7 +71,8 @@ int  web_api_crosstable(web_req *r);
 int  web_api_matches(web_req *r);
 int  web_api_bot(web_req *r);
 int  web_api_live(web_req *r);
-int  web_api_gates(web_req *r);            /* web_api_gates.c */
+int  web_api_gates(web_req *r);            /* web_api_sprt.c */
+int  web_api_sprt(web_req *r);
 int  web_api_games(web_req *r);
 int  web_api_match(web_req *r);            /* web_replay.c */
 

@@ -100,6 +100,18 @@ int web_query_parse(web_req *r, const char *qs, const char *const *allowed)
     return 0;
 }
 
+int web_param_f64(web_req *r, const char *key, double lo, double hi, double dflt, double *out)
+{
+    const char *v = web_param(r, key);
+    if (!v || !*v) {
+        *out = dflt;
+        return 0;
+    }
+    if (kv_f64(v, lo, hi, out) != 0)
+        return web_fail(r, 400, "parameter '%s' must be a number from %g to %g", key, lo, hi);
+    return 0;
+}
+
 const char *web_param(const web_req *r, const char *key)
 {
     for (int i = 0; i < r->q.n; i++)

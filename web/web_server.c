@@ -93,6 +93,8 @@ static const char *const P_MATCHES[] = { "bot", "game", "players", "tournament",
                                          "result", "before", "limit", NULL };
 static const char *const P_MATCH[] = { "view", NULL };
 static const char *const P_GATES[] = { "ladder", "bot", NULL };
+static const char *const P_SPRT[] = { "a", "b", "game", "players", "tournament", "ladder", "elo0",
+                                      "elo1", "alpha", "beta", NULL };
 
 static const route routes[] = {
     { "/api/standings", 0, web_api_standings, P_REPORT },
@@ -103,6 +105,7 @@ static const route routes[] = {
     { "/api/live", 0, web_api_live, P_NONE },
     { "/api/games", 0, web_api_games, P_NONE },
     { "/api/gates", 0, web_api_gates, P_GATES },
+    { "/api/sprt", 0, web_api_sprt, P_SPRT },
 };
 
 static void serve_api(struct mg_connection *c, const route *rt, const char *path,

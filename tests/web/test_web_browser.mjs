@@ -117,6 +117,16 @@ await test('a bot page shows its rating plot', async () => {
   assert.ok(box.width > 300 && box.height > 200, JSON.stringify(box));
   assert.ok(await page.locator('#plot .u-legend').count() === 1);
   await shot('bot');
+  // an SPRT against an opponent, on request
+  await page.locator('tr', { has: page.locator('a', { hasText: /^random$/ }) }).locator('button', { hasText: 'SPRT' }).click();
+  await page.waitForSelector('#sprt-result .verdict');
+  assert.match(await page.textContent('#sprt-result'), /^greedy vs random: \d+ games \d+-\d+-\d+, 1 seed pair, LLR -?\d+\.\d\d in \[-2\.94, 2\.94\]: /);
+  const first = await page.textContent('#sprt-result');
+  await page.fill('#elo1', '60');                         // another H1: another LLR
+  await page.locator('tr', { has: page.locator('a', { hasText: /^random$/ }) }).locator('button', { hasText: 'SPRT' }).click();
+  await page.waitForFunction(t => document.getElementById('sprt-result').textContent !== t, first);
+  assert.match(await page.textContent('#sprt-result'), /stronger by 60 Elo|no verdict yet/);
+  await shot('bot-sprt');
 });
 await test('a bot page lists the SPRT gates it met', async () => {
   await page.goto(base + '/bot?name=random2');

@@ -198,6 +198,31 @@ await test('gates: the SPRT verdicts, newest first, of a ladder, of a bot', asyn
   await bad('/api/gates?bot=random&bot=random2', 400);
   await bad('/api/gates?player=random', 400);
 });
+await test('sprt: arena sprt A B on request, over their record', async () => {
+  const r = await get('/api/sprt?a=greedy&b=random');
+  assert.equal(r.status, 200);
+  const s = r.json, bot = (await get('/api/bots/greedy')).json;
+  const [, , w, d, l] = bot.opponents.find(o => o[0] === 'random');
+  assert.deepEqual([s.wins, s.draws, s.losses], [w, d, l]);
+  assert.equal(s.pairs, 1);                               // one seed pair: the tournament's 2 games
+  assert.equal(s.penta.reduce((x, y) => x + y), 1);
+  assert.deepEqual([s.elo0, s.elo1, s.alpha, s.beta], [0, 10, 0.05, 0.05]);
+  assert.ok(s.lower < 0 && s.upper > 0 && s.verdict === 'continue', JSON.stringify(s));
+  const t = (await get('/api/sprt?a=random&b=greedy&elo0=-5&elo1=5&alpha=0.1&beta=0.2')).json;
+  assert.deepEqual([t.wins, t.losses, t.elo0, t.alpha, t.beta], [l, w, -5, 0.1, 0.2]);
+  assert.ok(Math.abs(t.upper - Math.log(0.8 / 0.1)) < 1e-9, `upper ${t.upper}`);
+  const x = (await get(`/api/sprt?a=random2&b=random3&ladder=${LADDER}`)).json;
+  const y = (await get(`/api/sprt?a=random3&b=random2&ladder=${LADDER}`)).json;
+  assert.equal(x.wins + x.draws + x.losses, 2);           // their two games in the ladder
+  assert.deepEqual([y.wins, y.draws, y.losses], [x.losses, x.draws, x.wins]);
+  await bad('/api/sprt?a=greedy', 400);
+  await bad('/api/sprt?a=greedy&b=greedy', 400);
+  await bad('/api/sprt?a=greedy&b=nobody', 404);
+  await bad('/api/sprt?a=greedy&b=random&elo0=10&elo1=0', 400);
+  await bad('/api/sprt?a=greedy&b=random&alpha=2', 400);
+  await bad('/api/sprt?a=greedy&b=random&elo1=ten', 400);
+  await bad('/api/sprt?a=greedy&b=random&ladder=nope', 404);
+});
 await test('live: rates, running tournaments, recent matches', async () => {
   const r = await get('/api/live');
   assert.equal(r.status, 200);

@@ -4,7 +4,8 @@
  * with its 95% band, from the ladder's refreshed fits when the database
  * has them, else the current fit's band), results by opponent, recent
  * matches, forfeits with their reasons, matches whose logs are kept, and
- * the SPRT gates it met. Data: /api/bots/NAME, /api/standings, /api/gates.
+ * the SPRT gates it met; an SPRT against any opponent on request. Data:
+ * /api/bots/NAME, /api/standings, /api/gates, /api/sprt.
  */
 'use strict';
 (async () => {
@@ -39,7 +40,11 @@
       el('h2', {}, 'Rating history'),
       el('div', { class: 'plot', id: 'plot' }),
       el('div', { class: 'two' },
-        el('div', {}, el('h2', {}, 'Results by opponent'), opponents(bot.opponents)),
+        el('div', {}, el('h2', {}, 'Results by opponent'), opponents(bot.opponents, bot.label),
+          bot.opponents.length ? el('div', { class: 'sprt', id: 'sprt' }, 'SPRT (fishtest\'s test over their games): H0 elo ',
+            el('input', { id: 'elo0', type: 'number', step: 'any', value: 0 }), ' H1 elo ',
+            el('input', { id: 'elo1', type: 'number', step: 'any', value: 10 }),
+            el('p', { id: 'sprt-result', class: 'muted' }, 'Press SPRT beside an opponent.')) : null),
         el('div', {}, el('h2', {}, 'Forfeits'), forfeits(bot.forfeits || []),
           bot.logs && bot.logs.length ? [el('h2', {}, 'Logs kept'), logs(bot.logs)] : null)),
       gates.length ? el('section', { id: 'gates' }, el('h2', {}, 'SPRT gates'), Arena.gatesTable(gates)) : '',
@@ -49,13 +54,29 @@
     plot(document.getElementById('plot'), bot, best);
   } catch (e) { Arena.fail(main, e); }
 
-  function opponents(list) {
+  function opponents(list, me) {
     if (!list.length) return el('p', { class: 'muted' }, 'No games yet.');
-    return el('table', {}, el('thead', {}, el('tr', {}, ['Opponent', 'W', 'D', 'L', 'Score']
+    return el('table', {}, el('thead', {}, el('tr', {}, ['Opponent', 'W', 'D', 'L', 'Score', '']
       .map((h, i) => el('th', { class: i ? 'num' : null }, h)))),
     el('tbody', {}, list.map(([oname, , w, d, l]) => el('tr', {}, el('td', {}, botLink(oname)),
       el('td', { class: 'num' }, w), el('td', { class: 'num' }, d), el('td', { class: 'num' }, l),
-      el('td', { class: 'num' }, fixed(100 * (w + d / 2) / (w + d + l), 1) + '%')))));
+      el('td', { class: 'num' }, fixed(100 * (w + d / 2) / (w + d + l), 1) + '%'),
+      el('td', { class: 'num' }, el('button', { class: 'small', onclick: () => sprt(me, oname) }, 'SPRT'))))));
+  }
+  // `arena sprt ME OPPONENT` on request (/api/sprt): the whole record.
+  async function sprt(me, opponent) {
+    const out = document.getElementById('sprt-result');
+    try {
+      const s = await api('/api/sprt?' + new URLSearchParams({ a: me, b: opponent,
+        elo0: document.getElementById('elo0').value, elo1: document.getElementById('elo1').value }));
+      const verdict = { H1: `H1: ${me} is stronger by ${s.elo1} Elo or more`,
+        H0: `H0: ${me} is not stronger by ${s.elo1} Elo`, continue: 'no verdict yet' }[s.verdict];
+      out.replaceChildren(el('b', {}, `${me} vs ${opponent}: `),
+        `${s.wins + s.draws + s.losses} games ${s.wins}-${s.draws}-${s.losses}, ` +
+        `${s.pairs} seed pair${s.pairs === 1 ? '' : 's'}, ` +
+        `LLR ${fixed(s.llr, 2)} in [${fixed(s.lower, 2)}, ${fixed(s.upper, 2)}]: `,
+        el('span', { class: 'verdict ' + s.verdict }, verdict));
+    } catch (e) { out.replaceChildren(el('span', { class: 'error' }, e.message)); }
   }
   function forfeits(list) {
     if (!list.length) return el('p', { class: 'muted' }, 'None.');

@@ -1,0 +1,117 @@
+/*
+ * web_api_sprt.c - SPRT results (web/API.md). GET /api/gates: the verdicts
+ * of the ladders' SPRT gates (arena_ladder_gate.h; stored since schema
+ * 10), newest first: one ladder's (`ladder=NAME`), one bot's as the new
+ * version or as the one it had to beat (`bot=NAME`), or everyone's; at
+ * most 200. GET /api/sprt: `arena sprt A B` on request, over every game
+ * between the two that the filter selects (arena_sprt.h).
+ */
+#include <sqlite3.h>
+#include <string.h>
+#include "arena_sprt.h"
+#include "web_internal.h"
+
+static const char GATES[] =
+    "SELECT g.id, l.name, g.bot_id, " ARENA_DB_BOT_LABEL("b") ", g.opponent_id,"
+    " " ARENA_DB_BOT_LABEL("o") ", g.outcome, g.elo0, g.elo1, g.alpha, g.beta, g.llr, g.lower,"
+    " g.upper, g.wins, g.draws, g.losses, g.pairs, g.decided_ms"
+    " FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id"
+    " JOIN bots b ON b.id = g.bot_id JOIN bots o ON o.id = g.opponent_id"
+    " WHERE (?1 = 0 OR g.ladder_id = ?1) AND (?2 = 0 OR ?2 IN (g.bot_id, g.opponent_id))"
+    " ORDER BY g.id DESC LIMIT 200";
+/* The columns' names in the JSON, in order. */
+static const char *const KEYS[] = { "id", "ladder", "bot_id", "bot", "opponent_id", "opponent",
+                                    "outcome", "elo0", "elo1", "alpha", "beta", "llr", "lower",
+                                    "upper", "wins", "draws", "losses", "pairs", "decided_ms" };
+
+int web_api_gates(web_req *r)
+{
+    const char *bot = web_param(r, "bot");
+    int64_t ladder = 0, bot_id = 0;
+    if (web_param_ladder(r, &ladder) != 0 || (bot && *bot && web_bot_id(r, bot, &bot_id) != 0))
+        return -1;
+    sqlite3 *h = arena_db_sqlite(r->db);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, GATES, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return web_fail(r, 503, "cannot read the gates: %s", sqlite3_errmsg(h));
+    }
+    _Static_assert(sizeof KEYS / sizeof KEYS[0] == 19, "a key per column of GATES");
+    sqlite3_bind_int64(st, 1, ladder);
+    sqlite3_bind_int64(st, 2, bot_id);
+    jw *w = &r->out;
+    jw_obj(w);
+    jw_key(w, "gates");
+    jw_arr(w);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        jw_obj(w);
+        for (int i = 0; i < (int)(sizeof KEYS / sizeof KEYS[0]); i++) {
+            jw_key(w, KEYS[i]);
+            web_put_column(w, st, i);
+        }
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    jw_obj_end(w);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : web_fail(r, 503, "cannot read the gates");
+}
+
+/* ---- a test on request ------------------------------------------------------ */
+
+static void put_num(jw *w, const char *key, double v)
+{
+    jw_key(w, key);
+    jw_num(w, v);
+}
+
+int web_api_sprt(web_req *r)
+{
+    const char *a = web_param(r, "a"), *b = web_param(r, "b");
+    int64_t ida, idb;
+    arena_match_filter f;
+    rt_sprt_params p = ARENA_SPRT_DEFAULTS;
+    if (!a || !*a || !b || !*b)
+        return web_fail(r, 400, "name the two bots: a=NAME&b=NAME");
+    if (web_bot_id(r, a, &ida) || web_bot_id(r, b, &idb) || web_param_filter(r, &f) ||
+        web_param_f64(r, "elo0", -2000, 2000, p.elo0, &p.elo0) ||
+        web_param_f64(r, "elo1", -2000, 2000, p.elo1, &p.elo1) ||
+        web_param_f64(r, "alpha", 1e-6, 0.5, p.alpha, &p.alpha) ||
+        web_param_f64(r, "beta", 1e-6, 0.5, p.beta, &p.beta))
+        return -1;
+    if (ida == idb)
+        return web_fail(r, 400, "a bot against itself: name two bots");
+    if (!(p.elo0 < p.elo1))
+        return web_fail(r, 400, "elo0 must be below elo1");
+    arena_sprt_tally t;
+    char err[256];
+    if (arena_sprt_tally_of(r->db, ida, idb, &f, &p, 0, &t, err, sizeof err) != 0)
+        return web_fail(r, strncmp(err, "cannot read", 11) ? 400 : 503, "%s", err);
+    jw *w = &r->out;
+    jw_obj(w);
+    const struct { const char *key; double v; } nums[] = {
+        { "elo0", p.elo0 }, { "elo1", p.elo1 }, { "alpha", p.alpha }, { "beta", p.beta },
+        { "llr", t.r.llr }, { "lower", t.r.lower }, { "upper", t.r.upper },
+    };
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+        put_num(w, nums[i].key, nums[i].v);
+    const struct { const char *key; int64_t v; } ints[] = {
+        { "a_id", ida }, { "b_id", idb }, { "wins", t.w }, { "draws", t.d }, { "losses", t.l },
+        { "pairs", t.pairs },
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        jw_key(w, ints[i].key);
+        jw_int(w, ints[i].v);
+    }
+    jw_key(w, "penta");               /* seed pairs by A's points: 0, 0.5, 1, 1.5, 2 */
+    jw_arr(w);
+    for (int k = 0; k < 5; k++)
+        jw_int(w, t.penta[k]);
+    jw_arr_end(w);
+    jw_key(w, "verdict");
+    jw_str(w, t.r.verdict == RT_SPRT_ACCEPT_H1 ? "H1" : t.r.verdict == RT_SPRT_ACCEPT_H0 ? "H0"
+                                                                                      : "continue");
+    jw_obj_end(w);
+    return 0;
+}
