@@ -605,7 +605,8 @@ static int kill_listed(const ref_cg *cg)
             continue;
         int n = read_ids(cg->dirfd[h], "cgroup.procs", pids, 512);
         for (int i = 0; i < n && i < 512; i++)
-            kill(pids[i], SIGKILL);
+            if (pids[i] > 0)        /* kill(0) would be our own process group */
+                kill(pids[i], SIGKILL);
         total = n > total ? n : total;
     }
     return total;
