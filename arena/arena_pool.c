@@ -272,12 +272,10 @@ static void probe(arena_pool *p)
             send_to(p, &p->workers[i]);
 }
 
-static void send_job(arena_pool *p, worker *w, int j)
+void arena_job_pack(msgpack_sbuffer *sb, const arena_job *job)
 {
-    const arena_job *job = &p->jobs[j];
     msgpack_packer pk;
-    p->sb.size = 0;
-    msgpack_packer_init(&pk, &p->sb, msgpack_sbuffer_write);
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
     msgpack_pack_map(&pk, job->memory_mb >= 0 ? 10 : 9);
     mpw_str(&pk, "type");    mpw_str(&pk, "job");
     mpw_str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
@@ -306,6 +304,12 @@ static void send_job(arena_pool *p, worker *w, int j)
         mpw_str(&pk, "memory_mb");
         msgpack_pack_int64(&pk, job->memory_mb);
     }
+}
+
+static void send_job(arena_pool *p, worker *w, int j)
+{
+    p->sb.size = 0;
+    arena_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
         w->busy = j;
         p->state[j] = 1;

@@ -20,6 +20,7 @@
 #include "game.h"
 
 struct msgpack_object;
+struct msgpack_sbuffer;
 
 typedef struct arena_pool arena_pool;
 
@@ -88,5 +89,8 @@ void arena_job_result_free(arena_job_result *r);
  * its id, its error or record text, its times; a result with neither says
  * so in `error`. Untrusted bytes (tests/fuzz/fuzz_worker_result.c). */
 void arena_job_result_read(const struct msgpack_object *m, arena_job_result *out);
+/* Appends the worker link's `job` message for `job` to sb (what a worker's
+ * ref_job_read reads). */
+void arena_job_pack(struct msgpack_sbuffer *sb, const arena_job *job);
 
 #endif

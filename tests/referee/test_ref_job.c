@@ -1,17 +1,19 @@
 /*
- * test_ref_job.c - a worker link `job` (the shape arena_pool.c sends), read
- * by ref_job_read into the config a match plays: every field lands where
- * it belongs, with its unit, and values that tell fields apart (pondering
- * both ways, a memory limit in MiB). The fuzzer (fuzz_worker_job) only
- * checks that no job crashes the reader; this checks what it reads.
+ * test_ref_job.c - the worker link's `job`, written by the arena
+ * (arena_job_pack, arena_pool.c) and read by a worker (ref_job_read) into
+ * the config a match plays: every field lands where it belongs, with its
+ * unit, and values that tell fields apart (pondering both ways, a memory
+ * limit in MiB). The fuzzer (fuzz_worker_job) only checks that no job
+ * crashes the reader; this checks what it reads.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "mpw.h"
+#include "arena_pool.h"
 #include "ref_job.h"
 
 typedef struct job_spec {
@@ -20,39 +22,26 @@ typedef struct job_spec {
     const char *clock;
 } job_spec;
 
-/* A job as arena_pool.c's send_job writes it. */
+/* A job of two bots as the arena would submit it. */
 static void pack_job(msgpack_sbuffer *sb, const job_spec *js)
 {
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, js->memory_mb >= 0 ? 10 : 9);
-    mpw_str(&pk, "type");    mpw_str(&pk, "job");
-    mpw_str(&pk, "id");      msgpack_pack_int64(&pk, 77);
-    mpw_str(&pk, "game");    mpw_str(&pk, "warchest");
-    mpw_str(&pk, "options"); mpw_str(&pk, "");
-    mpw_str(&pk, "seed");    msgpack_pack_uint64(&pk, 4242);
-    mpw_str(&pk, "bots");
-    msgpack_pack_array(&pk, 2);
-    for (int i = 0; i < 2; i++) {
-        msgpack_pack_map(&pk, 3);
-        mpw_str(&pk, "cmd"); mpw_str(&pk, i ? "bots/b --x" : "bots/a");
-        mpw_str(&pk, "cwd"); mpw_str(&pk, i ? "" : "/srv/a");
-        mpw_str(&pk, "env"); mpw_str(&pk, "");
-    }
-    mpw_str(&pk, "time");
-    msgpack_pack_map(&pk, 6);
-    mpw_str(&pk, "clock");        mpw_str(&pk, js->clock);
-    mpw_str(&pk, "ceiling_pct");  msgpack_pack_int(&pk, 250);
-    mpw_str(&pk, "ponder");       msgpack_pack_int(&pk, js->ponder);
-    mpw_str(&pk, "move_ms");      msgpack_pack_int64(&pk, 120);
-    mpw_str(&pk, "bank_ms");      msgpack_pack_int64(&pk, 3300);
-    mpw_str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, 4500);
-    mpw_str(&pk, "strikes");   msgpack_pack_int(&pk, 3);
-    mpw_str(&pk, "log_bytes"); msgpack_pack_int64(&pk, 65536);
-    if (js->memory_mb >= 0) {
-        mpw_str(&pk, "memory_mb");
-        msgpack_pack_int64(&pk, js->memory_mb);
-    }
+    static arena_job job;
+    memset(&job, 0, sizeof job);
+    job.id = 77;
+    snprintf(job.game, sizeof job.game, "warchest");
+    job.seed = 4242;
+    job.nbots = 2;
+    snprintf(job.cmd[0], sizeof job.cmd[0], "bots/a");
+    snprintf(job.cmd[1], sizeof job.cmd[1], "bots/b --x");
+    snprintf(job.cwd[0], sizeof job.cwd[0], "/srv/a");
+    job.move_ms = 120, job.bank_ms = 3300, job.handshake_ms = 4500;
+    job.strikes = 3;
+    job.memory_mb = js->memory_mb;
+    job.log_bytes = 65536;
+    snprintf(job.clock, sizeof job.clock, "%s", js->clock);
+    job.wall_ceiling_pct = 250;
+    job.ponder = js->ponder;
+    arena_job_pack(sb, &job);
 }
 
 /* Reads the job `js` describes into *j; fails the test if it is refused. */
