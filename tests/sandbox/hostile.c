@@ -6,6 +6,8 @@
  *
  *   hostile MODE [ARGS...] [--marker=TEXT]
  *
+ * The marker only names the process for the test (outlive's grandchild
+ * carries it too, "--marker=outlive" without one).
  *   snoop           reads every visible process's environment for another
  *                   seat's ARENA_TOKEN; stops (SIGSTOP) and kills
  *                   (SIGKILL) the processes whose environment holds
@@ -153,13 +155,15 @@ static void net(int port)
         close(s);
 }
 
-static void outlive(void)
+/* The grandchild carries `marker` (this bot's own --marker=...), so that
+ * the test finds it, and only its own run's. */
+static void outlive(const char *marker)
 {
     pid_t pid = fork();
     if (pid == 0) {
         setsid();
         if (fork() == 0) {
-            execlp("sleep", "sleep", "300", "--marker=outlive", (char *)NULL);
+            execlp("sleep", "sleep", "300", marker, (char *)NULL);
             _exit(1);
         }
         _exit(0);
@@ -205,10 +209,13 @@ static void memhog(long mb, int n)
 int main(int argc, char **argv)
 {
     char *args[16];
+    const char *marker = "--marker=outlive";
     int nargs = 0;
     for (int i = 1; i < argc && nargs < 16; i++)
         if (strncmp(argv[i], "--marker=", 9))
             args[nargs++] = argv[i];
+        else
+            marker = argv[i];
     if (nargs < 1) {
         fprintf(stderr, "usage: hostile MODE [ARGS...]\n");
         return 2;
@@ -229,7 +236,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "env") && nargs > 1)
         printf("hostile: env %s: %s\n", args[1], getenv(args[1]) ? "DONE" : "absent");
     else if (!strcmp(mode, "outlive"))
-        outlive();
+        outlive(marker);
 
     bot_conn *bot = bot_connect("hostile", mode);
     if (!bot)

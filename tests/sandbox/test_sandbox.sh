@@ -3,7 +3,7 @@
 # the real referee and the real arena: each harm of issue 11 fails, and
 # the matches of the other seats, and of a match running beside, finish
 # cleanly. The bots that must not be harmed have ARENA_VICTIM=1 in their
-# environment (hostile.c attacks only those) and --marker=victim.
+# environment (hostile.c attacks only those) and --marker=victim-RUN.
 #
 # usage: test_sandbox.sh REFEREE HOSTILE RANDOM ARENA SQL [TEST...]
 # (SQL: tests/arena's arena_e2e_sql, to read stored records)
@@ -16,10 +16,14 @@ shift 5
 unset ARENA_SANDBOX
 ROOT=$(mktemp -d /tmp/sandbox-test.XXXXXX)
 chmod 755 "$ROOT"          # the bots' users may read what the tests give them
+# Every marker names this run: a run beside this one (another checkout's
+# tests) has bots, and referees whose command lines hold them, that this
+# run's checks and clean-up must never find, let alone kill.
+RUN=${ROOT##*.}
 ARENA_GROUP=
 CLEANUP_CGROUPS= CLEANUP_PARENT= CLEANUP_POOL=
 trap '[ -z "$ARENA_GROUP" ] || kill -9 -- "-$ARENA_GROUP" 2>/dev/null
-      kill_marked victim; kill_marked outlive; kill_marked kill_moments
+      kill_marked "victim-$RUN"; kill_marked "outlive-$RUN"; kill_marked "kill_moments-$RUN"
       [ -z "$CLEANUP_POOL" ] || { kill -9 $(pool_processes $CLEANUP_POOL) 2>/dev/null; sleep 0.2; }
       for m in $CLEANUP_CGROUPS; do rmdir "$m$CLEANUP_PARENT"/arena-*/* "$m$CLEANUP_PARENT"/arena-* \
         "$m$CLEANUP_PARENT" 2>/dev/null || true; done; rm -rf "$ROOT"' EXIT
@@ -47,8 +51,8 @@ if [ "$(id -u)" -ne 0 ] || ! "$REF" play --sandbox strict --bot "$RANDOM_BOT" \
   exit 0
 fi
 
-VICTIM="ARENA_VICTIM=1 $RANDOM_BOT --marker=victim"
-SLOW_VICTIM="ARENA_VICTIM=1 $HOSTILE slow 15 --marker=victim"
+VICTIM="ARENA_VICTIM=1 $RANDOM_BOT --marker=victim-$RUN"
+SLOW_VICTIM="ARENA_VICTIM=1 $HOSTILE slow 15 --marker=victim-$RUN"
 
 # Plays seat 0 = $1 against a victim; the record in $T/rec, logs in $T/logs.
 play() {
@@ -154,10 +158,10 @@ test_env() {
 
 test_outlive() {
   CURRENT=outlive
-  play "$HOSTILE outlive"
+  play "$HOSTILE outlive --marker=outlive-$RUN"
   ended_cleanly
   expect_log "left a grandchild"
-  [ -z "$(marked --marker=outlive)" ] || fail "a bot's process outlived its match"
+  [ -z "$(marked "--marker=outlive-$RUN")" ] || fail "a bot's process outlived its match"
 }
 
 test_limits() {
@@ -215,9 +219,9 @@ arena_db() {
   T=$ROOT/$CURRENT
   mkdir -p "$T" && chmod 755 "$T"
   DB=$T/arena.db
-  "$ARENA" --db "$DB" bot add snoop --no-test --cmd "$HOSTILE snoop --marker=$CURRENT" >/dev/null
-  "$ARENA" --db "$DB" bot add v1 --no-test --cmd "$VICTIM --marker=$CURRENT" >/dev/null
-  "$ARENA" --db "$DB" bot add v2 --no-test --cmd "$SLOW_VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add snoop --no-test --cmd "$HOSTILE snoop --marker=$CURRENT-$RUN" >/dev/null
+  "$ARENA" --db "$DB" bot add v1 --no-test --cmd "$VICTIM --marker=$CURRENT-$RUN" >/dev/null
+  "$ARENA" --db "$DB" bot add v2 --no-test --cmd "$SLOW_VICTIM --marker=$CURRENT-$RUN" >/dev/null
 }
 
 # Every stored match ended by the game, or by a forfeit of the snooper.
@@ -237,7 +241,7 @@ test_arena() {
   arena_clean
   CURRENT=arena4
   arena_db
-  "$ARENA" --db "$DB" bot add v3 --no-test --cmd "$VICTIM --marker=$CURRENT" >/dev/null
+  "$ARENA" --db "$DB" bot add v3 --no-test --cmd "$VICTIM --marker=$CURRENT-$RUN" >/dev/null
   "$ARENA" --db "$DB" tournament --format teams --games 2 --concurrency 2 --round-limit 10 \
     --quiet >"$T/out" 2>"$T/err" || fail "teams tournament: $(cat "$T/err")"
   arena_clean
@@ -263,7 +267,7 @@ test_kill() {
     --quiet >"$T/out" 2>"$T/err" &
   pid=$!
   ARENA_GROUP=$pid
-  for _ in $(seq 100); do [ -n "$(marked "--marker=$CURRENT")" ] && break; sleep 0.05; done
+  for _ in $(seq 100); do [ -n "$(marked "--marker=$CURRENT-$RUN")" ] && break; sleep 0.05; done
   sleep 0.5
   workers=$(marked "referee worker")
   # Ours: in the arena's process group.
@@ -281,10 +285,10 @@ test_kill() {
   kill -9 -- "-$pid"            # then the whole process group
   wait "$pid" 2>/dev/null || true
   ARENA_GROUP=
-  for _ in $(seq 60); do [ -z "$(marked "--marker=$CURRENT")" ] && break; sleep 0.05; done
-  local p; for p in $(marked "--marker=$CURRENT"); do
+  for _ in $(seq 60); do [ -z "$(marked "--marker=$CURRENT-$RUN")" ] && break; sleep 0.05; done
+  local p; for p in $(marked "--marker=$CURRENT-$RUN"); do
     echo "left: $p $(tr "\0" " " <"/proc/$p/cmdline" | cut -c1-60) stat $(cut -d" " -f3-5 "/proc/$p/stat") arena $pid" >&2; done
-  [ -z "$(marked "--marker=$CURRENT")" ] || fail "bots outlived their arena: $(marked "--marker=$CURRENT")"
+  [ -z "$(marked "--marker=$CURRENT-$RUN")" ] || fail "bots outlived their arena: $(marked "--marker=$CURRENT-$RUN")"
   # The next referee to start sweeps what the dead ones left.
   "$REF" play --bot "$RANDOM_BOT" --bot "$RANDOM_BOT" --quiet >/dev/null
   for p in $pid $w; do
@@ -364,7 +368,7 @@ test_kill_moments() {
   for m in $mounts; do mkdir -p "$m$parent"; done
   CLEANUP_CGROUPS="$mounts" CLEANUP_PARENT=$parent CLEANUP_POOL="$first $last"
   export ARENA_CGROUP_PARENT=$parent ARENA_SANDBOX_UIDS=$first-$last
-  local bots=(--bot "$RANDOM_BOT --marker=$CURRENT" --bot "$RANDOM_BOT --marker=$CURRENT")
+  local bots=(--bot "$RANDOM_BOT --marker=$CURRENT-$RUN" --bot "$RANDOM_BOT --marker=$CURRENT-$RUN")
   for moment in ${KILL_MOMENTS:-probe probe probe probe probe probe spawn spawn spawn spawn \
                 spawn spawn 0 0.005 0.01 0.02 0.05 0.1 0.2 0.4}; do
     "$REF" play "${bots[@]}" --round-limit 3 --quiet >/dev/null 2>&1 &
