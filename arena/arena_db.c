@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "arena_db_internal.h"
+#include "txt.h"
 #include "game.h"
 
 #include <assert.h>
@@ -310,14 +311,12 @@ _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migrat
 
 void adb_err(char *err, size_t size, const char *fmt, ...)
 {
-    if (!err || size == 0)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, size, fmt, ap);
+    txt_vset(err, size, fmt, ap);
     va_end(ap);
     /* One line, whatever a path or sqlite's message contained. */
-    for (char *p = err; *p; p++)
+    for (char *p = err; err && size && *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
 }

@@ -6,13 +6,17 @@
 #include <string.h>
 #include "txt.h"
 
+void txt_vset(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    if (buf && size)
+        vsnprintf(buf, size, fmt, ap);
+}
+
 void txt_set(char *buf, size_t size, const char *fmt, ...)
 {
-    if (!buf || !size)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, size, fmt, ap);
+    txt_vset(buf, size, fmt, ap);
     va_end(ap);
 }
 

@@ -6,10 +6,15 @@
 #ifndef TXT_H
 #define TXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Sets buf to the formatted text, cut to fit. */
 void txt_set(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* txt_set with the arguments as a va_list, for a caller's own variadic
+ * function. */
+void txt_vset(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* Appends the formatted text to what buf holds, cut to fit; a full buffer
  * stays as it is. */
