@@ -1,6 +1,6 @@
 /*
  * jw.c - JSON writing (jw.h): a buffer that grows, commas by depth, and
- * strings escaped byte by byte with UTF-8 checked.
+ * strings escaped with UTF-8 checked.
  */
 #include <assert.h>
 #include <inttypes.h>
@@ -114,35 +114,82 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+/* A byte that goes out as it is: printable ASCII but for the quote, the
+ * backslash and <>&. */
+static int plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x7F && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
+/* Writes \uXXXX for code point cp (below 0x10000) at d: 6 bytes. */
+static size_t unicode_escape(char *d, unsigned cp)
+{
+    static const char hex[] = "0123456789abcdef";
+    d[0] = '\\';
+    d[1] = 'u';
+    for (int i = 0; i < 4; i++)
+        d[2 + i] = hex[(cp >> (12 - 4 * i)) & 15];
+    return 6;
+}
+
+/* Writes at d the escape of the byte, or of the UTF-8 sequence, at p (n
+ * bytes left): at most 6 bytes written per byte taken. Says how many
+ * bytes it took and adds what it wrote to *out. */
+static size_t escape_one(char *d, size_t *out, const unsigned char *p, size_t n)
+{
+    unsigned char c = p[0];
+    size_t len = utf8_len(p, n);
+    if (len == 0) {
+        *out += unicode_escape(d, 0xFFFD);
+        return 1;
+    }
+    if (c == '"' || c == '\\') {
+        d[0] = '\\';
+        d[1] = (char)c;
+        *out += 2;
+        return 1;
+    }
+    if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F) {
+        *out += unicode_escape(d, c);
+        return 1;
+    }
+    if (len == 3 && c == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+        *out += unicode_escape(d, p[2] == 0xA8 ? 0x2028 : 0x2029);
+        return 3;
+    }
+    memcpy(d, p, len);
+    *out += len;
+    return len;
+}
+
+/* Room for the worst case is made once (6 bytes out per byte in, and the
+ * quotes); runs of plain bytes are then copied whole: names and keys are
+ * mostly that, and the replay's JSON is megabytes of them. */
 static void escaped(jw *w, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
-    put(w, "\"", 1);
-    for (size_t i = 0; i < n && !w->failed;) {
-        unsigned char c = p[i];
-        size_t len = utf8_len(p + i, n - i);
-        char esc[8];
-        if (len == 0) {
-            put(w, "\\ufffd", 6);
-            i++;
-        } else if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            put(w, esc, 2);
-            i++;
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7F) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            put(w, esc, 6);
-            i++;
-        } else if (len == 3 && c == 0xE2 && p[i + 1] == 0x80 && (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
-            put(w, p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
-            i += 3;
+    if (n > (SIZE_MAX - 3) / 6 || reserve(w, 6 * n + 2) < 0) {
+        w->failed = 1;
+        return;
+    }
+    char *d = w->buf;
+    size_t len = w->len;
+    d[len++] = '"';
+    for (size_t i = 0; i < n;) {
+        size_t run = i;
+        while (run < n && plain(p[run]))
+            run++;
+        if (run > i) {
+            memcpy(d + len, s + i, run - i);
+            len += run - i;
+            i = run;
         } else {
-            put(w, s + i, len);
-            i += len;
+            i += escape_one(d + len, &len, p + i, n - i);
         }
     }
-    put(w, "\"", 1);
+    d[len++] = '"';
+    d[len] = 0;
+    w->len = len;
 }
 
 void jw_key(jw *w, const char *key)
@@ -170,10 +217,15 @@ void jw_str(jw *w, const char *s)
 
 void jw_int(jw *w, int64_t v)
 {
-    char b[24];
+    char b[24], *end = b + sizeof b, *d = end;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--d = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--d = '-';
     value_start(w);
-    int n = snprintf(b, sizeof b, "%" PRId64, v);
-    put(w, b, (size_t)n);
+    put(w, d, (size_t)(end - d));
 }
 
 void jw_num(jw *w, double v)

@@ -32,6 +32,9 @@ static int side_of_seat(const wc_observation *o, int seat)
     return o->nseats == 4 ? seat & 1 : seat;
 }
 
+/* Every hex of the board with its place; a field that would say "nothing
+ * here" is left out (not a location, no control marker, no unit): a
+ * replay sends a state per decision, and most hexes are empty. */
 static void hexes(jw *w, const wc_observation *o)
 {
     jw_key(w, "hexes");
@@ -46,25 +49,26 @@ static void hexes(jw *w, const wc_observation *o)
         jw_int(w, wc_hex_q[h]);
         jw_key(w, "r");
         jw_int(w, wc_hex_r[h]);
-        jw_key(w, "location");
-        jw_bool(w, (o->locations & WC_BIT(h)) != 0);
-        jw_key(w, "control");
-        if (o->control[0] & WC_BIT(h))
-            jw_int(w, 0);
-        else if (o->control[1] & WC_BIT(h))
-            jw_int(w, 1);
-        else
-            jw_null(w);
+        if (o->locations & WC_BIT(h)) {
+            jw_key(w, "location");
+            jw_bool(w, 1);
+        }
+        if ((o->control[0] | o->control[1]) & WC_BIT(h)) {
+            jw_key(w, "control");
+            jw_int(w, (o->control[0] & WC_BIT(h)) ? 0 : 1);
+        }
         int u = o->hex_unit[h];
-        jw_key(w, "unit");
-        jw_str(w, u == WC_NONE ? NULL : wc_coin_name(u));
-        jw_key(w, "coins");
-        jw_int(w, u == WC_NONE ? 0 : o->hex_coins[h]);
-        jw_key(w, "side");
-        if (u == WC_NONE || o->unit_owner[u] == WC_NONE)
-            jw_null(w);
-        else
-            jw_int(w, side_of_seat(o, o->unit_owner[u]));
+        if (u != WC_NONE) {
+            jw_key(w, "unit");
+            jw_str(w, wc_coin_name(u));
+            jw_key(w, "coins");
+            jw_int(w, o->hex_coins[h]);
+            jw_key(w, "side");
+            if (o->unit_owner[u] == WC_NONE)
+                jw_null(w);
+            else
+                jw_int(w, side_of_seat(o, o->unit_owner[u]));
+        }
         jw_obj_end(w);
     }
     jw_arr_end(w);

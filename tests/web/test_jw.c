@@ -35,6 +35,29 @@ static void test_escapes(void **state)
     check_str("\xc0\xaf", 2, "\"\\ufffd\\ufffd\"");                              /* overlong */
     check_str("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");                   /* surrogate */
     check_str("a\0b", 3, "\"a\\u0000b\"");
+    /* plain runs on both sides of each escape, and a cut sequence at the end */
+    check_str("ab<cd>ef&&gh\"", 13, "\"ab\\u003ccd\\u003eef\\u0026\\u0026gh\\\"\"");
+    check_str("", 0, "\"\"");
+    check_str("name \xc3", 6, "\"name \\ufffd\"");
+}
+
+static void check_int(int64_t v, const char *want)
+{
+    jw w;
+    jw_init(&w);
+    jw_int(&w, v);
+    assert_string_equal(w.buf, want);
+    jw_free(&w);
+}
+
+static void test_integers(void **state)
+{
+    check_int(0, "0");
+    check_int(7, "7");
+    check_int(-10, "-10");
+    check_int(1234567890123, "1234567890123");
+    check_int(INT64_MAX, "9223372036854775807");
+    check_int(INT64_MIN, "-9223372036854775808");
 }
 
 static void test_structure(void **state)
@@ -69,6 +92,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_integers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

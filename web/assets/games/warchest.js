@@ -33,13 +33,17 @@ ArenaBoards.warchest = (() => {
     return p.join(' ');
   }
 
+  // A hex's JSON leaves out what is not there (wc_json.c): the defaults.
+  const EMPTY_HEX = { location: false, control: null, unit: null, coins: 0, side: null };
+
   function drawBoard(box, state) {
-    const xs = state.hexes.map(h => centre(h)[0]), ys = state.hexes.map(h => centre(h)[1]);
+    const hexes = state.hexes.map(h => ({ ...EMPTY_HEX, ...h }));
+    const xs = hexes.map(h => centre(h)[0]), ys = hexes.map(h => centre(h)[1]);
     const pad = R + 6, minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
     const w = Math.max(...xs) + pad - minX, hgt = Math.max(...ys) + pad - minY;
     const svg = el('svg:svg', { viewBox: `${minX} ${minY} ${w} ${hgt}`, role: 'img',
       'aria-label': 'War Chest board', id: 'wc-board' });
-    for (const h of state.hexes) {
+    for (const h of hexes) {
       const [x, y] = centre(h);
       const g = el('svg:g', { class: 'hex', 'data-hex': h.hex, 'data-unit': h.unit || '',
         'data-coins': h.coins, 'data-side': h.side === null ? '' : h.side,
