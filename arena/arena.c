@@ -539,7 +539,8 @@ static int cmd_match(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
     if (argc || ac_help(argc, argv)) {
-        puts("usage: arena check    (stored ratings must equal a recompute from the matches)");
+        puts("usage: arena check    (stored ratings and per-bot summaries must equal a recompute\n"
+             "                        from the matches)");
         return argc ? 2 : 0;
     }
     arena_db *db = ac_open(0);
@@ -547,14 +548,20 @@ static int cmd_check(int argc, char **argv)
         return 2;
     char err[512];
     int rc = arena_db_check_ratings(db, err, sizeof err);
+    const char *what = "ratings";
+    if (rc == 0) {
+        rc = arena_db_check_summaries(db, err, sizeof err);
+        what = "per-bot summaries";
+    }
     arena_db_close(db);
     if (rc < 0)
         return ac_fail("cannot check: %s", err);
     if (rc > 0) {
-        fprintf(stderr, "arena: ratings differ from the matches: %s\n", err);
+        fprintf(stderr, "arena: %s differ from the matches: %s\n", what, err);
         return 1;
     }
-    printf("ratings equal a recompute from the match table\n");
+    printf("ratings equal a recompute from the match table\n"
+           "per-bot summaries equal a recompute from the match seats\n");
     return 0;
 }
 

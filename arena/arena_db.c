@@ -44,6 +44,33 @@
 #define KEY_FIELD(name) \
     "substr(head, NULLIF(instr(head, ' " name "='), 0) + length(' " name "='))"
 
+/*
+ * Schema 11's triggers: seat S's results (NEW or OLD) against the seats of
+ * other teams in its match, added to bot_opponents both ways with SIGN ""
+ * or taken away with "-" (a pair left at 0-0-0 goes), and its forfeit.
+ */
+#define SUMS_UPSERT \
+    " ON CONFLICT (bot_id, opponent_id) DO UPDATE SET wins = wins + excluded.wins," \
+    " draws = draws + excluded.draws, losses = losses + excluded.losses;"
+#define PAIRS_OF(S, SIGN, A, B) \
+    "INSERT INTO bot_opponents(bot_id, opponent_id, wins, draws, losses)" \
+    " SELECT " A ".bot_id, " B ".bot_id, " SIGN "(" A ".score > " B ".score)," \
+    " " SIGN "(" A ".score = " B ".score), " SIGN "(" A ".score < " B ".score)" \
+    " FROM match_seats o WHERE o.match_id = " S ".match_id AND o.team <> " S ".team" SUMS_UPSERT
+#define ADD_SEAT(S) \
+    PAIRS_OF(S, "", S, "o") PAIRS_OF(S, "", "o", S) \
+    "INSERT OR IGNORE INTO bot_forfeits(bot_id, match_id) SELECT " S ".bot_id, " S ".match_id" \
+    " FROM matches m WHERE m.id = " S ".match_id AND m.culprit = " S ".seat;"
+#define DROP_SEAT(S) \
+    PAIRS_OF(S, "-", S, "o") PAIRS_OF(S, "-", "o", S) \
+    "DELETE FROM bot_opponents WHERE bot_id = " S ".bot_id" \
+    " AND wins = 0 AND draws = 0 AND losses = 0;" \
+    "DELETE FROM bot_opponents WHERE opponent_id = " S ".bot_id" \
+    " AND bot_id IN (SELECT bot_id FROM match_seats WHERE match_id = " S ".match_id)" \
+    " AND wins = 0 AND draws = 0 AND losses = 0;" \
+    "DELETE FROM bot_forfeits WHERE bot_id = " S ".bot_id AND match_id = " S ".match_id" \
+    " AND " S ".seat = (SELECT culprit FROM matches WHERE id = " S ".match_id);"
+
 static const char *const migrations[] = {
     /* 1: the first schema */
     "CREATE TABLE bots("
@@ -303,6 +330,41 @@ static const char *const migrations[] = {
     "  pairs INTEGER NOT NULL,"
     "  decided_ms INTEGER NOT NULL,"                  /* wall clock */
     "  UNIQUE (ladder_id, bot_id, opponent_id, outcome));",
+
+    /*
+     * 11: what a bot's page sums over all its matches, kept as matches are
+     * stored: its W-D-L against each opponent, and the matches it
+     * forfeited, each read by its bot from a few pages at any size (a
+     * GROUP BY over a bot's seats, or a walk of all its matches for its
+     * few forfeits, took milliseconds per thousand matches). Triggers keep
+     * them, so every writer does, and a seat changed or deleted by hand
+     * too: a pair is counted when the later of its two seats goes in (a
+     * match's seats go in after it). `arena check` recomputes both.
+     */
+    "CREATE TABLE bot_opponents("
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  opponent_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,"
+    "  PRIMARY KEY (bot_id, opponent_id)) WITHOUT ROWID;"
+    "CREATE TABLE bot_forfeits("
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  match_id INTEGER NOT NULL REFERENCES matches(id),"
+    "  PRIMARY KEY (bot_id, match_id)) WITHOUT ROWID;"
+    "INSERT INTO bot_opponents " ADB_OPPONENTS_FROM_SEATS ";"
+    "INSERT INTO bot_forfeits " ADB_FORFEITS_FROM_SEATS ";"
+    "CREATE TRIGGER match_seat_added AFTER INSERT ON match_seats BEGIN " ADD_SEAT("NEW") " END;"
+    "CREATE TRIGGER match_seat_removed BEFORE DELETE ON match_seats BEGIN " DROP_SEAT("OLD")
+    " END;"
+    "CREATE TRIGGER match_seat_leaving BEFORE UPDATE ON match_seats BEGIN " DROP_SEAT("OLD")
+    " END;"
+    "CREATE TRIGGER match_seat_changed AFTER UPDATE ON match_seats BEGIN " ADD_SEAT("NEW")
+    " END;"
+    "CREATE TRIGGER match_culprit_changed AFTER UPDATE OF culprit ON matches BEGIN"
+    "  DELETE FROM bot_forfeits WHERE match_id = OLD.id AND bot_id ="
+    "    (SELECT bot_id FROM match_seats WHERE match_id = OLD.id AND seat = OLD.culprit);"
+    "  INSERT OR IGNORE INTO bot_forfeits(bot_id, match_id) SELECT s.bot_id, NEW.id"
+    "    FROM match_seats s WHERE s.match_id = NEW.id AND s.seat = NEW.culprit;"
+    "END;",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 10
+#define ARENA_DB_SCHEMA 11
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -363,5 +363,10 @@ int  arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS]);
 /* Recomputes every rating from the matches table in id order and compares
  * it with the stored ratings. 0 equal, 1 different (why in err), -1 error. */
 int  arena_db_check_ratings(arena_db *db, char *err, size_t size);
+/* Recomputes the per-bot summaries (schema 11: W-D-L by opponent, the
+ * matches each bot forfeited) from the seats and compares them with the
+ * stored ones. 0 equal, 1 different (the first difference in err), -1
+ * error. */
+int  arena_db_check_summaries(arena_db *db, char *err, size_t size);
 
 #endif

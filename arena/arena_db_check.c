@@ -7,6 +7,8 @@
  * same function arena_db_match_store used, so any difference means the
  * tables were changed behind the library's back (or a bug): it walks
  * matches and rating_history side by side, then compares the ratings.
+ * The per-bot summaries the triggers keep (schema 11) are recomputed by
+ * the SQL that first filled them, and compared row by row.
  */
 #include "arena_db_internal.h"
 
@@ -386,5 +388,64 @@ out:
     free(r.id);
     free(r.elo);
     free(r.games);
+    return ret;
+}
+
+/* ---- per-bot summaries ------------------------------------------------- */
+
+/* Rows one side has and the other lacks, the stored side first; each
+ * names its bot and what differs. */
+static const char C_OPPONENTS[] =
+    "WITH fresh(bot_id, opponent_id, wins, draws, losses) AS (" ADB_OPPONENTS_FROM_SEATS "),"
+    " stored AS (SELECT bot_id, opponent_id, wins, draws, losses FROM bot_opponents)"
+    " SELECT 'stored', * FROM (SELECT * FROM stored EXCEPT SELECT * FROM fresh)"
+    " UNION ALL SELECT 'recomputed', * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM stored)"
+    " LIMIT 1";
+static const char C_FORFEITS[] =
+    "WITH fresh(bot_id, match_id) AS (" ADB_FORFEITS_FROM_SEATS "),"
+    " stored AS (SELECT bot_id, match_id FROM bot_forfeits)"
+    " SELECT 'stored', * FROM (SELECT * FROM stored EXCEPT SELECT * FROM fresh)"
+    " UNION ALL SELECT 'recomputed', * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM stored)"
+    " LIMIT 1";
+
+/* 0 when `sql` finds no difference, 1 with the first one in err, -1. */
+static int first_difference(arena_db *db, const char *sql, const char *what, char *err,
+                            size_t size)
+{
+    sqlite3_stmt *st = adb_stmt(db, sql);
+    int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
+    if (rc == SQLITE_DONE) {
+        adb_done(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW) {
+        adb_sqlerr(db, err, size, "cannot recompute the per-bot summaries");
+        adb_done(st);
+        return -1;
+    }
+    const char *side = (const char *)sqlite3_column_text(st, 0);
+    if (sqlite3_column_count(st) == 6)
+        adb_err(err, size, "%s: only the %s rows say bot %lld against bot %lld is %lld-%lld-%lld",
+                what, side, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+                sqlite3_column_int64(st, 5));
+    else
+        adb_err(err, size, "%s: only the %s rows say bot %lld forfeited match %lld", what, side, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+    adb_done(st);
+    return 1;
+}
+
+int arena_db_check_summaries(arena_db *db, char *err, size_t size)
+{
+    if (!db) {
+        adb_err(err, size, "no database");
+        return -1;
+    }
+    if (adb_begin_read(db, err, size) != 0)
+        return -1;
+    int ret = first_difference(db, C_OPPONENTS, "bot_opponents", err, size);
+    if (ret == 0)
+        ret = first_difference(db, C_FORFEITS, "bot_forfeits", err, size);
+    adb_rollback(db);
     return ret;
 }

@@ -71,6 +71,19 @@ int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v);
 int adb_bind_double(sqlite3_stmt *st, const char *name, double v);
 #define ADB_BIND(call) do { if (rc == SQLITE_OK) rc = (call); } while (0)
 
+/* Per-bot summaries computed from the seats, as schema 11 fills its tables
+ * and as `arena check` recomputes them: each bot's W-D-L against each bot
+ * on another team of its matches (a seat's score against the other's),
+ * and the matches each bot forfeited (the culprit's seat). */
+#define ADB_OPPONENTS_FROM_SEATS \
+    "SELECT s.bot_id, o.bot_id, sum(s.score > o.score), sum(s.score = o.score)," \
+    " sum(s.score < o.score) FROM match_seats s" \
+    " JOIN match_seats o ON o.match_id = s.match_id AND o.team <> s.team" \
+    " GROUP BY s.bot_id, o.bot_id"
+#define ADB_FORFEITS_FROM_SEATS \
+    "SELECT s.bot_id, s.match_id FROM matches m" \
+    " JOIN match_seats s ON s.match_id = m.id AND s.seat = m.culprit"
+
 /* A bot's label in SQL: ARENA_DB_BOT_LABEL (arena_db.h). */
 #define ADB_BOT_LABEL(b) ARENA_DB_BOT_LABEL(b)
 

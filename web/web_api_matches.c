@@ -13,6 +13,7 @@
  */
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "game.h"
 #include "kv.h"
@@ -258,17 +259,29 @@ void web_put_column(jw *w, sqlite3_stmt *st, int col)
     }
 }
 
-/* Runs sql (binding :bot) and writes each row as an array of its columns. */
-static int rows_as_arrays(web_req *r, const char *key, const char *sql, int64_t bot)
+/* A list a page shows: its key, its SQL (binding :bot, if it has it), and
+ * up to two more whole numbers it binds. */
+typedef struct list_query {
+    const char *key, *sql;
+    struct { const char *name; int64_t value; } extra[2];
+} list_query;
+
+/* Runs t's SQL for `bot` (0: binds nothing) and writes each row as an
+ * array of its columns: 0, or web_fail. */
+static int rows_as_arrays(web_req *r, const list_query *t, int64_t bot)
 {
     sqlite3_stmt *st = NULL;
     jw *w = &r->out;
-    if (sqlite3_prepare_v2(arena_db_sqlite(r->db), sql, -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(arena_db_sqlite(r->db), t->sql, -1, &st, NULL) != SQLITE_OK) {
         sqlite3_finalize(st);
-        return 1;                  /* a table this database does not have yet */
+        return web_fail(r, 503, "cannot read the database: %s",
+                        sqlite3_errmsg(arena_db_sqlite(r->db)));
     }
     bind(st, ":bot", bot);
-    jw_key(w, key);
+    for (int i = 0; i < 2; i++)
+        if (t->extra[i].name)
+            bind(st, t->extra[i].name, t->extra[i].value);
+    jw_key(w, t->key);
     jw_arr(w);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -282,32 +295,117 @@ static int rows_as_arrays(web_req *r, const char *key, const char *sql, int64_t 
     return rc == SQLITE_DONE ? 0 : web_fail(r, 503, "cannot read the database");
 }
 
-/* A point per match from two indexes (schema 9): SQLite would read each
- * match's row by its id instead of the index of finish times. */
+/* The rating plot's points: a bot's whole history when it fits the plot,
+ * else every STEPth match and the last (the plot has a few hundred pixels;
+ * `arena history` has them all). The ratings come from their index, and a
+ * point's time from the index of finish times (schema 9): one seek per
+ * point sent, not per match played. */
+#define HISTORY_POINTS 500
 static const char HISTORY[] =
-    "SELECT m.finished_ms, h.elo_after, h.match_id FROM rating_history h"
-    " JOIN matches m INDEXED BY matches_finished ON m.id = h.match_id"
-    " WHERE h.bot_id = :bot ORDER BY h.match_id";
+    "SELECT match_id, elo_after FROM rating_history WHERE bot_id = :bot ORDER BY match_id";
+static const char FINISHED[] =
+    "SELECT finished_ms FROM matches INDEXED BY matches_finished WHERE id = :id";
+
+typedef struct rated { int64_t match; double elo; } rated;
+
+/* The point after i of n sent every step: the last one is always sent. */
+static size_t next_point(size_t i, size_t step, size_t n)
+{
+    return i + 1 == n ? n : i + step < n ? i + step : n - 1;
+}
+
+/* "history": [[finished_ms, elo_after, match_id]], "history_step",
+ * "history_total": 0, or web_fail. */
+static int history_json(web_req *r, int64_t bot)
+{
+    sqlite3 *h = arena_db_sqlite(r->db);
+    sqlite3_stmt *st = NULL, *at = NULL;
+    rated *v = NULL;
+    size_t n = 0, cap = 0;
+    int rc = sqlite3_prepare_v2(h, HISTORY, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, FINISHED, -1, &at, NULL);
+    bind(st, ":bot", bot);
+    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+            break;
+        if (n == cap) {
+            rated *grown = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
+            if (!grown)
+                break;            /* rc is SQLITE_ROW: a failure */
+            v = grown;
+        }
+        v[n++] = (rated){ sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1) };
+    }
+    size_t step = n > HISTORY_POINTS ? (n + HISTORY_POINTS - 1) / HISTORY_POINTS : 1;
+    jw *w = &r->out;
+    jw_key(w, "history_total");
+    jw_int(w, (int64_t)n);
+    jw_key(w, "history_step");
+    jw_int(w, (int64_t)step);
+    jw_key(w, "history");
+    jw_arr(w);
+    for (size_t i = 0; rc == SQLITE_DONE && i < n; i = next_point(i, step, n)) {
+        sqlite3_reset(at);
+        bind(at, ":id", v[i].match);
+        if (sqlite3_step(at) != SQLITE_ROW)
+            rc = SQLITE_ERROR;
+        jw_arr(w);
+        jw_int(w, sqlite3_column_int64(at, 0));
+        jw_num(w, v[i].elo);
+        jw_int(w, v[i].match);
+        jw_arr_end(w);
+    }
+    jw_arr_end(w);
+    sqlite3_finalize(st);
+    sqlite3_finalize(at);
+    free(v);
+    return rc == SQLITE_DONE ? 0 : web_fail(r, 503, "cannot read the rating history");
+}
+
 /* The ladder's refreshed fits (schema 3), when the database has them. */
 static const char FITS[] =
     "SELECT f.at_ms, fb.rating, fb.ci95, fb.games FROM rating_fit_bots fb"
     " JOIN rating_fits f ON f.id = fb.fit_id WHERE fb.bot_id = :bot ORDER BY f.at_ms";
+/* Kept per pair as matches are stored (schema 11). */
 static const char OPPONENTS[] =
-    "SELECT " ARENA_DB_BOT_LABEL("b") ", o.bot_id, sum(s.score > o.score), sum(s.score = o.score),"
-    " sum(s.score < o.score) FROM match_seats s"
-    " JOIN match_seats o ON o.match_id = s.match_id AND o.team <> s.team"
-    " JOIN bots b ON b.id = o.bot_id WHERE s.bot_id = :bot GROUP BY o.bot_id ORDER BY b.name";
-/* Forfeits and logs walk the bot's matches in its index's order, newest
- * first, and stop at the 50th found: no sort of all of them. */
+    "SELECT " ARENA_DB_BOT_LABEL("b") ", o.opponent_id, o.wins, o.draws, o.losses"
+    " FROM bot_opponents o JOIN bots b ON b.id = o.opponent_id WHERE o.bot_id = :bot"
+    " ORDER BY b.name, b.id";
+/* The newest 50 of the matches the bot forfeited (schema 11). */
 static const char FORFEITS[] =
-    "SELECT m.id, m.finished_ms, m.reason, m.detail FROM match_seats s"
-    " JOIN matches m ON m.id = s.match_id WHERE s.bot_id = :bot AND m.culprit = s.seat"
-    " ORDER BY s.match_id DESC LIMIT 50";
-/* Logs kept per match (schema 3, the author's loop), when there. */
+    "SELECT m.id, m.finished_ms, m.reason, m.detail FROM bot_forfeits f"
+    " JOIN matches m ON m.id = f.match_id WHERE f.bot_id = :bot"
+    " ORDER BY f.match_id DESC LIMIT 50";
+/* Logs are kept for the newest matches only (a retention count): the walk
+ * of the bot's matches, newest first, stops at the oldest match with a
+ * log, at the 50th found, or after LOGS_WALK matches. */
+#define LOGS_WALK 2000
 static const char LOGS[] =
-    "SELECT l.match_id, l.seat, l.bytes FROM match_seats s JOIN match_logs l"
-    " ON l.match_id = s.match_id AND l.seat = s.seat WHERE s.bot_id = :bot"
+    "SELECT l.match_id, l.seat, l.bytes FROM"
+    " (SELECT match_id, seat FROM match_seats WHERE bot_id = :bot"
+    "  AND match_id >= (SELECT coalesce(min(match_id), 1 << 62) FROM match_logs)"
+    "  ORDER BY match_id DESC LIMIT :walk) s"
+    " JOIN match_logs l ON l.match_id = s.match_id AND l.seat = s.seat"
     " ORDER BY s.match_id DESC LIMIT 50";
+
+/* "history" (with "history_step", "history_total"), "fits", "opponents",
+ * "forfeits", "logs": 0, or web_fail. */
+static int bot_tables(web_req *r, int64_t id)
+{
+    if (history_json(r, id) != 0)
+        return -1;
+    const list_query tables[] = {
+        { "fits", FITS, { { NULL, 0 } } },
+        { "opponents", OPPONENTS, { { NULL, 0 } } },
+        { "forfeits", FORFEITS, { { NULL, 0 } } },
+        { "logs", LOGS, { { ":walk", LOGS_WALK } } },
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (rows_as_arrays(r, &tables[i], id) != 0)
+            return -1;
+    return 0;
+}
 
 int web_api_bot(web_req *r)
 {
@@ -349,11 +447,7 @@ int web_api_bot(web_req *r)
     jw_key(w, "games");
     jw_int(w, sqlite3_column_int64(st, 1));
     sqlite3_finalize(st);
-    if (rows_as_arrays(r, "history", HISTORY, id) < 0 ||
-        rows_as_arrays(r, "fits", FITS, id) < 0 ||
-        rows_as_arrays(r, "opponents", OPPONENTS, id) < 0 ||
-        rows_as_arrays(r, "forfeits", FORFEITS, id) < 0 ||
-        rows_as_arrays(r, "logs", LOGS, id) < 0)
+    if (bot_tables(r, id) != 0)
         return -1;
     page_query q = { .bot = id, .before = INT64_MAX, .limit = 20, .score = -1 };
     jw_key(w, "recent");
@@ -408,10 +502,10 @@ int web_api_live(web_req *r)
     jw_int(w, minute);
     jw_key(w, "per_minute_10");        /* averaged over ten minutes */
     jw_num(w, ten / 10.0);
-    if (rows_as_arrays(r, "running", RUNNING, 0) != 0)
-        return web_fail(r, 503, "cannot read the tournaments");
-    if (rows_as_arrays(r, "ladders", LADDERS_ACTIVE, 0) != 0)
-        return web_fail(r, 503, "cannot read the ladders");
+    const list_query running = { "running", RUNNING, { { NULL, 0 } } },
+                    ladders = { "ladders", LADDERS_ACTIVE, { { NULL, 0 } } };
+    if (rows_as_arrays(r, &running, 0) != 0 || rows_as_arrays(r, &ladders, 0) != 0)
+        return -1;
     page_query q = { .before = INT64_MAX, .limit = 15, .score = -1 };
     jw_key(w, "recent");
     jw_obj(w);

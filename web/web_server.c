@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <civetweb.h>
+#include <sqlite3.h>
 #include "kv.h"
 #include "web.h"
 #include "web_assets.h"
@@ -127,7 +128,15 @@ static void serve_api(struct mg_connection *c, const route *rt, const char *path
         send_error(c, 503, r->error);
     } else {
         r->db = thread_db;
-        if (rt->fn(r) != 0)
+        /* One read transaction a request: every query of a page sees the
+         * same snapshot, and the read lock is taken once, not per query
+         * (a bot page runs hundreds of small ones). */
+        sqlite3 *h = arena_db_sqlite(thread_db);
+        int rc = sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? rt->fn(r)
+               : web_fail(r, 503, "cannot read the database: %s", sqlite3_errmsg(h));
+        if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+            sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+        if (rc != 0)
             send_error(c, r->status ? r->status : 503, r->error);
         else if (jw_failed(&r->out))
             send_error(c, 503, "out of memory");

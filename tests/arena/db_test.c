@@ -146,6 +146,8 @@ void check_equal(arena_db *db)
     err[0] = 0;
     if (arena_db_check_ratings(db, err, sizeof err) != 0)
         fail_msg("check_ratings: %s", err);
+    if (arena_db_check_summaries(db, err, sizeof err) != 0)
+        fail_msg("check_summaries: %s", err);
 }
 
 int db_test_make_dir(void **state)

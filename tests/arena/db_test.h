@@ -33,6 +33,6 @@ arena_match match4(const int64_t bot[4], double score_team0, double k);
 void store_ok(arena_db *db, arena_match *m);
 double elo_of(arena_db *db, int64_t bot);         /* the live rating */
 void expect_err(const char *part);                /* in err, on one line */
-void check_equal(arena_db *db);                   /* the replay check passes */
+void check_equal(arena_db *db);                   /* the replay checks pass */
 
 #endif

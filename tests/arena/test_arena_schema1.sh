@@ -95,8 +95,12 @@ A bot list --format csv >"$tmp/bots.csv"
 [ "$(cut -d, -f2,5 "$tmp/bots.csv" | tail -n +2 | sed 's/provisional/active/' | tr '\n' ' ')" = \
   "$(awk 'NR > 1 { printf "%s,active ", $1 }' "$fixture/bots.txt")" ] ||
   fail "bot list: $(cat "$tmp/bots.csv")"
-A check >"$tmp/check.txt" || fail "arena check failed: $(cat "$tmp/check.txt")"
+# check gained a second line: the per-bot summaries (schema 11) it also recomputes.
+A check >"$tmp/check.out" || fail "arena check failed: $(cat "$tmp/check.out")"
+head -1 "$tmp/check.out" >"$tmp/check.txt"
 same check.txt "$tmp/check.txt"
+[ "$(sed -n 2p "$tmp/check.out")" = "per-bot summaries equal a recompute from the match seats" ] ||
+  fail "check's second line: $(cat "$tmp/check.out")"
 rc=0
 A sprt greedy random >"$tmp/sprt.txt" || rc=$?
 [ "$rc" = 3 ] || fail "sprt exit $rc, the old arena's was 3 (keep playing)"

@@ -3,7 +3,8 @@
  * database: a row per seat, stored, read back, rated (Elo by
  * rt_elo_match, against hand-computed numbers), reported, and checked, and
  * the replay check catching seat rows changed behind the library's back.
- * Also that the per-bot and per-game queries the web pages will page
+ * The per-bot summaries (schema 11: W-D-L by opponent, forfeits) against
+ * hand counts, kept through hand edits, and their check. Also that the per-bot and per-game queries the web pages will page
  * through are answered from an index.
  */
 #define _GNU_SOURCE
@@ -291,12 +292,102 @@ static void test_indexed_queries(void **state)
     free(p);
 }
 
+/* bot_opponents' row for (a, b) as "W-D-L", or "none". */
+static const char *versus(const char *path, int64_t a, int64_t b)
+{
+    static char out[64];
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM bot_opponents WHERE bot_id = %lld"
+             " AND opponent_id = %lld", (long long)a, (long long)b);
+    if (raw_int(path, sql) == 0)
+        return "none";
+    int64_t wdl[3];
+    static const char *const col[3] = { "wins", "draws", "losses" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(sql, sizeof sql, "SELECT %s FROM bot_opponents WHERE bot_id = %lld"
+                 " AND opponent_id = %lld", col[i], (long long)a, (long long)b);
+        wdl[i] = raw_int(path, sql);
+    }
+    snprintf(out, sizeof out, "%lld-%lld-%lld", (long long)wdl[0], (long long)wdl[1],
+             (long long)wdl[2]);
+    return out;
+}
+
+static void test_bot_summaries(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("summaries");
+    const char *path = db_path("summaries");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b"), c = add_bot(db, "c"),
+            d = add_bot(db, "d");
+    arena_match m = match2(a, b, 1, 16);                /* a beats b */
+    store_ok(db, &m);
+    m = match2(b, a, 0.5, 16);                          /* a draw, b in seat 0 */
+    store_ok(db, &m);
+    m = match2(a, b, 0, 16);                            /* b wins: a forfeited */
+    m.culprit = 0;
+    snprintf(m.reason, sizeof m.reason, "timeout");
+    store_ok(db, &m);
+    int64_t forfeit = m.id;
+    int64_t team[4] = { a, b, c, d };                   /* a+c beat b+d */
+    m = match4(team, 1, 16);
+    store_ok(db, &m);
+    int64_t three[3] = { c, d, c };                     /* c against itself and d */
+    double score[3] = { 1, 0, 0.5 };
+    m = ffa(3, three, score, 16);
+    store_ok(db, &m);
+    check_equal(db);
+
+    assert_string_equal(versus(path, a, b), "2-1-1");
+    assert_string_equal(versus(path, b, a), "1-1-2");
+    assert_string_equal(versus(path, a, d), "1-0-0");
+    assert_string_equal(versus(path, a, c), "none");    /* team mates only */
+    assert_string_equal(versus(path, c, b), "1-0-0");
+    assert_string_equal(versus(path, c, d), "3-0-0");   /* the team match and both seats */
+    assert_string_equal(versus(path, d, c), "0-0-3");
+    assert_string_equal(versus(path, c, c), "1-0-1");   /* seat 0 v seat 2, both ways */
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM bot_forfeits"), 1);
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT match_id FROM bot_forfeits WHERE bot_id = %lld",
+             (long long)a);
+    assert_int_equal(raw_int(path, sql), forfeit);
+
+    /* Changed by hand, they follow; the ratings check is the one to object. */
+    snprintf(sql, sizeof sql, "UPDATE matches SET culprit = 1 WHERE id = %lld",
+             (long long)forfeit);
+    raw_exec(path, sql);
+    snprintf(sql, sizeof sql, "SELECT bot_id FROM bot_forfeits WHERE match_id = %lld",
+             (long long)forfeit);
+    assert_int_equal(raw_int(path, sql), b);
+    raw_exec(path, "UPDATE match_seats SET score = 0.5 WHERE match_id = 1");
+    assert_string_equal(versus(path, a, b), "1-2-1");
+    raw_exec(path, "DELETE FROM match_seats WHERE match_id = 4");
+    assert_string_equal(versus(path, a, d), "none");
+    assert_string_equal(versus(path, c, d), "2-0-0");
+    assert_int_equal(arena_db_check_summaries(db, err, sizeof err), 0);
+
+    /* Changed behind the triggers' back, the check names the pair. */
+    raw_exec(path, "UPDATE bot_opponents SET draws = draws + 1 WHERE bot_id = 3 AND opponent_id = 4");
+    assert_int_equal(arena_db_check_summaries(db, err, sizeof err), 1);
+    expect_err("bot_opponents: only the stored rows say bot 3 against bot 4 is 2-1-0");
+    raw_exec(path, "DELETE FROM bot_opponents WHERE bot_id = 3 AND opponent_id = 4");
+    assert_int_equal(arena_db_check_summaries(db, err, sizeof err), 1);
+    expect_err("only the recomputed rows say bot 3 against bot 4 is 2-0-0");
+    raw_exec(path, "INSERT INTO bot_opponents VALUES (3, 4, 2, 0, 0)");
+    raw_exec(path, "DELETE FROM bot_forfeits");
+    assert_int_equal(arena_db_check_summaries(db, err, sizeof err), 1);
+    expect_err("bot_forfeits: only the recomputed rows say bot 2 forfeited match 3");
+    assert_int_equal(arena_db_check_summaries(NULL, err, sizeof err), -1);
+    arena_db_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_three_seats),
         cmocka_unit_test(test_six_seats_three_teams),
         cmocka_unit_test(test_check_sees_seats),
+        cmocka_unit_test(test_bot_summaries),
         cmocka_unit_test(test_standings_by_kind),
         cmocka_unit_test(test_indexed_queries),
     };

@@ -60,16 +60,20 @@ open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1
 PY
 "$REFEREE" show "$ROOT/record.txt" > "$ROOT/show.txt"
 
+# serve DB OUT: the server on DB, its output in OUT; sets SERVER and URL.
 # WEB_SERVER_WRAPPER: a command to run the server under (scripts/valgrind.sh).
-${WEB_SERVER_WRAPPER:-} "$ARENA" --db "$ROOT/arena.db" serve --listen 127.0.0.1:0 > "$ROOT/serve.out" 2>&1 &
-SERVER=$!
-for _ in $(seq 300); do
-  grep -q 'http://' "$ROOT/serve.out" && break
-  kill -0 "$SERVER" || { cat "$ROOT/serve.out"; exit 1; }
-  sleep 0.1
-done
-URL=$(grep -o 'http://[0-9.:]*' "$ROOT/serve.out")
-[ -n "$URL" ] || { echo "serve did not start"; cat "$ROOT/serve.out"; exit 1; }
+serve() {
+  ${WEB_SERVER_WRAPPER:-} "$ARENA" --db "$1" serve --listen 127.0.0.1:0 > "$2" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 300); do
+    grep -q 'http://' "$2" && break
+    kill -0 "$SERVER" || { cat "$2"; exit 1; }
+    sleep 0.1
+  done
+  URL=$(grep -o 'http://[0-9.:]*' "$2")
+  [ -n "$URL" ] || { echo "serve did not start"; cat "$2"; exit 1; }
+}
+serve "$ROOT/arena.db" "$ROOT/serve.out"
 
 if [ "$WHICH" != browser ]; then
   node "$HERE/test_web_http.mjs" "$URL"
@@ -81,3 +85,15 @@ kill -TERM "$SERVER"
 wait "$SERVER"
 SERVER=
 grep -q 'stopped' "$ROOT/serve.out"
+
+# Bots with more matches than a plot has points, forfeits and logs: the
+# benchmark's own database, small (4 bots, each in some 1,400 matches).
+if [ "$WHICH" != browser ]; then
+  "$ARENA" bench --web --matches 2400 --bots 4 --clients 1 --requests 12 \
+    --keep "$ROOT/big.db" > "$ROOT/bench.out" 2>&1 || { cat "$ROOT/bench.out"; exit 1; }
+  serve "$ROOT/big.db" "$ROOT/serve-big.out"
+  node "$HERE/test_web_scale.mjs" "$URL" bot1 bot2
+  kill -TERM "$SERVER"
+  wait "$SERVER"
+  SERVER=
+fi

@@ -169,6 +169,7 @@ await test('bot: history, opponents, recent, forfeits', async () => {
   const r = await get('/api/bots/greedy');
   assert.equal(r.status, 200);
   assert.equal(r.json.history.length, 4);
+  assert.deepEqual([r.json.history_total, r.json.history_step], [4, 1]);
   assert.equal(r.json.recent.matches.length, 4);
   assert.ok(Array.isArray(r.json.forfeits));
   assert.equal(r.json.opponents.length, 2);

@@ -38,6 +38,9 @@
       info.length > 1 ? el('p', {}, 'Versions: ', info.map((b, i) => [i ? ', ' : '',
         botLink(b.label), ` (${b.status})`])) : '',
       el('h2', {}, 'Rating history'),
+      bot.history_step > 1 ? el('p', { class: 'muted', id: 'plot-step' },
+        `One point every ${bot.history_step} rated matches (${bot.history_total} in all) and the` +
+        ' last; arena history has them all.') : '',
       el('div', { class: 'plot', id: 'plot' }),
       el('div', { class: 'two' },
         el('div', {}, el('h2', {}, 'Results by opponent'), opponents(bot.opponents, bot.label),
