@@ -5,6 +5,8 @@
 #include <string.h>
 #include "arena_fill.h"
 
+#define FORFEIT_ONE_IN 50
+
 uint64_t arena_fill_rand(uint64_t *rng)
 {
     *rng ^= *rng << 13;
@@ -33,14 +35,20 @@ void arena_fill_match(arena_match *m, int bots, int64_t retired, uint64_t *rng)
     if (retired && m->seats == 2)           /* a seat the other bots never take */
         m->bot[0] = retired;
     double s = side[arena_fill_rand(rng) % 3];
+    m->culprit = -1;
+    snprintf(m->reason, sizeof m->reason, "markers");
+    if (m->seats != 3 && arena_fill_rand(rng) % FORFEIT_ONE_IN == 0) {
+        m->culprit = (int)(arena_fill_rand(rng) % (uint64_t)m->seats);
+        s = m->team[m->culprit] == 0 ? 0 : 1;       /* the culprit's team loses */
+        snprintf(m->reason, sizeof m->reason, "timeout");
+        snprintf(m->detail, sizeof m->detail, "seat %d went over its move time", m->culprit);
+    }
     for (int i = 0; i < m->seats; i++)
         m->score[i] = m->seats == 3 ? (i == 0 ? s : 0) : (m->team[i] == 0 ? s : 1 - s);
     m->game_index = -1;
     m->seed = arena_fill_rand(rng);
     m->hash = arena_fill_rand(rng);
-    m->culprit = -1;
     m->decisions = 100;
     m->elo_k = 16;
-    snprintf(m->reason, sizeof m->reason, "markers");
     snprintf(m->options, sizeof m->options, "players=%d", m->seats);
 }

@@ -11,6 +11,7 @@
 
 /* One random match among bots 1..bots (distinct bots per match): 2 seats
  * (80%, game "duel"), 3 (10%, "trio", each its own team) or 4 (2 v 2).
+ * One in 50 of 2 or 4 seats is forfeited: a seat timed out, its team lost.
  * A 2-seat match gives seat 0 to `retired` instead when it is not 0. */
 void arena_fill_match(arena_match *m, int bots, int64_t retired, uint64_t *rng);
 uint64_t arena_fill_rand(uint64_t *rng);       /* xorshift64 */

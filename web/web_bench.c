@@ -3,8 +3,10 @@
  * database with N matches among B bots (arena_fill.h, through
  * arena_db_match_store like real ones; 2-seat matches are of the default game,
  * and every 100th carries the record of a real random game, so replays
- * re-simulate), starts the server in this process on a loopback port, and
- * times each route from C concurrent keep-alive clients: p50, p99, max.
+ * re-simulate; one in 50 is forfeited; the newest 100,000 keep their
+ * seats' logs, but a silent tenth of the bots never logs), starts the
+ * server in this process on a loopback port, and times each route from C
+ * concurrent keep-alive clients: p50, p99, max.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -65,6 +67,25 @@ static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double
     return text;
 }
 
+/* What a log retention (--keep-logs) leaves: logs on the newest matches
+ * only, from every bot but the silent tenth. */
+#define LOGGED_MATCHES 100000
+
+static int bench_logs(const arena_match *m, arena_log *logs, char text[][96])
+{
+    int n = 0;
+    for (int i = 0; i < m->seats; i++) {
+        if (m->bot[i] % 10 == 0)
+            continue;
+        int len = snprintf(text[n], sizeof text[n], "seat %d: search depth 3, 1200 nodes\n"
+                           "seat %d: best line found\n", i, i);
+        logs[n] = (arena_log){ .seat = i, .bytes = (uint64_t)len, .text = text[n],
+                               .len = (size_t)len };
+        n++;
+    }
+    return n;
+}
+
 static int fill(const char *path, long matches, int bots, char *err, size_t size)
 {
     arena_db *db;
@@ -96,9 +117,16 @@ static int fill(const char *path, long matches, int bots, char *err, size_t size
                 m.hash = rec[k].hash;
                 m.decisions = rec[k].decisions;
                 m.score[0] = rec[k].score[0], m.score[1] = rec[k].score[1];
+                m.culprit = -1;                 /* the record's game ended on the board */
+                snprintf(m.reason, sizeof m.reason, "markers");
+                m.detail[0] = 0;
             }
         }
         m.started_ms = m.finished_ms = 1700000000000 + i * 100;
+        arena_log logs[ARENA_MAX_SEATS];
+        char text[ARENA_MAX_SEATS][96];
+        if (i >= matches - LOGGED_MATCHES)
+            m.nlogs = bench_logs(&m, logs, text), m.logs = logs;
         rc = arena_db_match_store(db, &m, err, size) == 0 ? 0 : -1;
         if ((i + 1) % 100000 == 0)
             fprintf(stderr, "bench: %ld matches stored (%.0f/s)\n", i + 1, (i + 1) / (clk_mono_s() - t0));
