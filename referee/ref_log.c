@@ -96,3 +96,64 @@ void ref_log_free(ref_log *l)
     l->text = NULL;
     l->len = 0;
 }
+
+/* The head, marker and tail lengths of an excerpt (text, len) of a log of
+ * `bytes`, from the marker's own count: 0, or -1. */
+static int excerpt_shape(const char *text, size_t len, uint64_t bytes, size_t *head,
+                         size_t *mlen, size_t *tail)
+{
+    *mlen = *tail = 0;
+    *head = len;
+    if (len == bytes)
+        return 0;                                    /* the whole log */
+    if (len > bytes)
+        return -1;
+    char mark[64];
+    /* The marker counts the bytes it stands for, bytes - head - tail =
+     * bytes - (len - mlen): try each length its count could have. */
+    size_t bare = (size_t)snprintf(mark, sizeof mark, OMITTED_FMT, (uint64_t)0) - 1;
+    for (size_t digits = 1; digits <= 20; digits++) {
+        size_t m = bare + digits;
+        if (m > len)
+            break;
+        uint64_t left_out = bytes - (len - m);
+        if ((size_t)snprintf(mark, sizeof mark, OMITTED_FMT, left_out) != m)
+            continue;
+        size_t h = (len - m) / 4;                    /* split()'s head: a quarter of the room */
+        if (memcmp(text + h, mark, m) == 0) {
+            *head = h, *mlen = m, *tail = len - m - h;
+            return 0;
+        }
+    }
+    *head = 0;                                       /* the marker did not fit: the tail alone */
+    *tail = len;
+    return 0;
+}
+
+/* Position in the excerpt of byte `at` of the whole log; one in the part
+ * left out is the marker's start (is_end 0) or end (is_end 1). */
+static size_t excerpt_at(uint64_t at, uint64_t bytes, size_t head, size_t mlen, size_t tail,
+                         int is_end)
+{
+    if (at <= head)
+        return (size_t)at;
+    if (at >= bytes - tail)
+        return head + mlen + (size_t)(at - (bytes - tail));
+    return is_end ? head + mlen : head;
+}
+
+int ref_log_span(const char *text, size_t len, uint64_t bytes, uint64_t from, uint64_t to,
+                 size_t *start, size_t *end)
+{
+    size_t head, mlen, tail;
+    *start = *end = 0;
+    if (excerpt_shape(text, len, bytes, &head, &mlen, &tail) != 0)
+        return -1;
+    to = to < bytes ? to : bytes;
+    from = from < to ? from : to;
+    *start = excerpt_at(from, bytes, head, mlen, tail, 0);
+    *end = excerpt_at(to, bytes, head, mlen, tail, 1);
+    if (*end < *start)
+        *end = *start;
+    return 0;
+}

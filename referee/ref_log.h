@@ -28,4 +28,12 @@ typedef struct ref_log {
 int  ref_log_read(ref_log *out, const char *path, size_t cap);
 void ref_log_free(ref_log *l);
 
+/* Where the bytes [from, to) of a whole log of `bytes` are in an excerpt
+ * of it that ref_log_read made (text, len): *start and *end index the
+ * excerpt. What was left out maps to the line standing for it, so a span
+ * across the cut shows the cut. 0, or -1 when the excerpt is not of the
+ * shape ref_log_read makes (longer than its log). */
+int  ref_log_span(const char *text, size_t len, uint64_t bytes, uint64_t from, uint64_t to,
+                  size_t *start, size_t *end);
+
 #endif

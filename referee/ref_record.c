@@ -56,6 +56,8 @@ int ref_record_write(const ref_record *r, const game_api *g, FILE *f)
             fprintf(f, " cpu=%.3f", d->cpu_us / 1000.0);
         if (d->wait_us != REF_UNMEASURED)
             fprintf(f, " wait=%.3f", d->wait_us / 1000.0);
+        if (d->log_end != REF_LOG_UNMARKED)
+            fprintf(f, " log=%" PRIu64, d->log_end);
         fprintf(f, " %s %s\n", d->substituted ? "random" : "-", text);
     }
     fprintf(f, "result");
@@ -91,14 +93,16 @@ static uint32_t micros_of(double ms)
     return (uint32_t)(ms * 1000.0 + 0.5);
 }
 
-/* "SEAT MS [cpu=MS] [wait=MS] HOW ACTION"; unknown KEY=VALUE fields are
- * skipped, so that a later field does not make old readers fail. */
+/* "SEAT MS [cpu=MS] [wait=MS] [log=BYTES] HOW ACTION"; unknown KEY=VALUE
+ * fields are skipped, so that a later field does not make old readers
+ * fail. */
 static int parse_decision(ref_record *r, const game_api *g, char *rest)
 {
     char *save = NULL;
     char *seat = strtok_r(rest, " ", &save), *ms = strtok_r(NULL, " ", &save);
     char *how = strtok_r(NULL, " ", &save);
-    ref_decision d = { .cpu_us = REF_UNMEASURED, .wait_us = REF_UNMEASURED };
+    ref_decision d = { .cpu_us = REF_UNMEASURED, .wait_us = REF_UNMEASURED,
+                       .log_end = REF_LOG_UNMARKED };
     double t;
     for (; how && strchr(how, '='); how = strtok_r(NULL, " ", &save)) {
         uint32_t *field = !strncmp(how, "cpu=", 4) ? &d.cpu_us
@@ -107,6 +111,12 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
             return -1;
         if (field)
             *field = micros_of(t);
+        int64_t bytes;
+        if (!strncmp(how, "log=", 4)) {
+            if (kv_i64(how + 4, 0, INT64_MAX, &bytes) < 0)
+                return -1;
+            d.log_end = (uint64_t)bytes;
+        }
     }
     char *action = strtok_r(NULL, "", &save);
     int64_t s;

@@ -42,6 +42,7 @@
 #include "game.h"
 
 #define REF_UNMEASURED UINT32_MAX   /* a cpu_us or wait_us not known */
+#define REF_LOG_UNMARKED UINT64_MAX /* a log_end not known */
 
 typedef struct ref_decision {
     game_action action;
@@ -50,6 +51,9 @@ typedef struct ref_decision {
     uint32_t    wait_us;       /* time it waited for a CPU, or REF_UNMEASURED */
     uint8_t     seat;
     uint8_t     substituted;   /* the referee chose it after a strike */
+    uint64_t    log_end;       /* the size of the seat's log file when the
+                                * answer came (what it printed while deciding
+                                * ends there), or REF_LOG_UNMARKED */
 } ref_decision;
 
 typedef struct ref_record {

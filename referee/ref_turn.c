@@ -169,6 +169,18 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
 }
 
 /* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
+/* Where the seat's log file ends now, once what waits in its output pipe
+ * is in: what the bot printed while deciding ends there (a bot that
+ * flushes before it answers). */
+static uint64_t log_mark(seat *s)
+{
+    if (!s->spawned || s->proc.log_fd < 0)
+        return REF_LOG_UNMARKED;
+    ref_proc_drain(&s->proc);
+    off_t at = lseek(s->proc.log_fd, 0, SEEK_CUR);
+    return at < 0 ? REF_LOG_UNMARKED : (uint64_t)at;
+}
+
 int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
 {
     seat *s = &m->seats[i];
@@ -197,6 +209,7 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
     begin_turn(m, i);
     d->seat = (uint8_t)i;
     d->substituted = 0;
+    d->log_end = REF_LOG_UNMARKED;
     for (;;) {
         msgpack_unpacked msg;
         int64_t wake = until;
@@ -207,6 +220,8 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         }
         int from = match_next_message(m, wake, &msg);
         int64_t wall = match_now(m) - sent;
+        if (from == i)
+            d->log_end = log_mark(s);
         sample(m, s);
         int64_t cpu_used = (int64_t)(s->meter.cpu_ns - cpu0) / 1000;
         int64_t used = cpu ? cpu_used : wall;
@@ -232,6 +247,7 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         if (from == -1) {
             s->stale_below = id + 1;
             int64_t own = own0 >= 0 ? ref_meter_own_wait_us(m->own_schedstat) - own0 : -1;
+            d->log_end = log_mark(s);
             return timed_out(m, i, nlegal, budget, cpu_used, own, d);
         }
         char type[16];

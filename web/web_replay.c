@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include "game.h"
 #include "kv.h"
+#include "ref_log.h"
 #include "ref_record.h"
 #include "web_internal.h"
 
@@ -145,12 +146,39 @@ static size_t *reveal_steps(const ref_record *rec, const game_api *g, void *stat
     return at;
 }
 
-/* The decisions as `view` saw them, each with how it was made; `state`
- * starts at the game's start and ends at its end. */
+/* The match's stored logs, by seat (NULL: none kept for that seat). */
+typedef struct seat_logs {
+    arena_log *all;
+    int n;
+    const arena_log *of[GAME_MAX_SEATS];
+} seat_logs;
+
+/* What decision d's seat printed while making it: its log from the seat's
+ * previous mark (*mark) to d's, as kept; null when the record has no mark,
+ * the database no log, or the seat printed nothing then. */
+static void decision_log(jw *w, const ref_decision *d, const seat_logs *logs, uint64_t *mark)
+{
+    const arena_log *l = logs->of[d->seat];
+    size_t start, end;
+    jw_key(w, "log");
+    if (d->log_end == REF_LOG_UNMARKED || !l ||
+        ref_log_span(l->text, l->len, l->bytes, *mark, d->log_end, &start, &end) != 0 ||
+        start == end)
+        jw_null(w);
+    else
+        jw_strn(w, l->text + start, end - start);
+    if (d->log_end != REF_LOG_UNMARKED)
+        *mark = d->log_end;
+}
+
+/* The decisions as `view` saw them, each with how it was made and what its
+ * seat printed (only the viewing seat's in a seat view); `state` starts
+ * at the game's start and ends at its end. */
 static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void *state,
-                           int view, const size_t *revealed_at)
+                           int view, const size_t *revealed_at, const seat_logs *logs)
 {
     char text[160];
+    uint64_t mark[GAME_MAX_SEATS] = { 0 };
     jw_key(w, "decisions");
     jw_arr(w);
     for (size_t i = 0; i < rec->ndecisions; i++) {
@@ -184,6 +212,12 @@ static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void
         measured_ms(w, d->wait_us);
         jw_key(w, "substituted");
         jw_bool(w, d->substituted);
+        if (view < 0 || d->seat == view) {
+            decision_log(w, d, logs, &mark[d->seat]);
+        } else {
+            jw_key(w, "log");
+            jw_null(w);
+        }
         jw_obj_end(w);
         g->apply(state, d->action);
     }
@@ -192,7 +226,8 @@ static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void
 
 /* The decisions and the state before the first and after each: 0, or -1
  * with r->error set (a record that does not replay). */
-static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view)
+static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view,
+                       const seat_logs *logs)
 {
     jw *w = &r->out;
     char err[256];
@@ -211,7 +246,7 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
     jw_key(w, "clock");               /* how decisions were charged; null in older records */
     jw_str(w, *rec->clock ? rec->clock : NULL);
     g->init(state, options, rec->seed);
-    decisions_json(w, rec, g, state, view, revealed_at);
+    decisions_json(w, rec, g, state, view, revealed_at, logs);
     free(revealed_at);
     g->init(state, options, rec->seed);
     jw_key(w, "states");
@@ -226,31 +261,40 @@ static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int
     return 0;
 }
 
-/* Each seat's kept log (schema 3, the author's loop), or only the
- * viewing seat's: an empty list where the database keeps none. */
-static void logs_json(web_req *r, int64_t id, int view)
+/* The match's kept logs (schema 3, the author's loop), by seat: 0, or
+ * web_fail. */
+static int read_logs(web_req *r, int64_t id, int seats, seat_logs *logs)
+{
+    memset(logs, 0, sizeof *logs);
+    logs->n = arena_db_match_logs(r->db, id, &logs->all);
+    if (logs->n < 0)
+        return web_fail(r, 503, "cannot read the logs of match %lld", (long long)id);
+    for (int i = 0; i < logs->n; i++)
+        if (logs->all[i].seat >= 0 && logs->all[i].seat < seats)
+            logs->of[logs->all[i].seat] = &logs->all[i];
+    return 0;
+}
+
+/* Each seat's kept log, or only the viewing seat's: an empty list where
+ * the database keeps none. */
+static void logs_json(web_req *r, const seat_logs *logs, int view)
 {
     jw *w = &r->out;
-    sqlite3_stmt *st = NULL;
     jw_key(w, "logs");
     jw_arr(w);
-    if (sqlite3_prepare_v2(arena_db_sqlite(r->db),
-                           "SELECT seat, bytes, text FROM match_logs WHERE match_id = ?1"
-                           " AND (?2 < 0 OR seat = ?2) ORDER BY seat", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int(st, 2, view);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            jw_obj(w);
-            jw_key(w, "seat");
-            jw_int(w, sqlite3_column_int(st, 0));
-            jw_key(w, "bytes");
-            jw_int(w, sqlite3_column_int64(st, 1));
-            jw_key(w, "text");
-            jw_strn(w, sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2));
-            jw_obj_end(w);
-        }
+    for (int i = 0; i < logs->n; i++) {
+        const arena_log *l = &logs->all[i];
+        if (view >= 0 && l->seat != view)
+            continue;
+        jw_obj(w);
+        jw_key(w, "seat");
+        jw_int(w, l->seat);
+        jw_key(w, "bytes");
+        jw_int(w, (int64_t)l->bytes);
+        jw_key(w, "text");
+        jw_strn(w, l->text, l->len);
+        jw_obj_end(w);
     }
-    sqlite3_finalize(st);
     jw_arr_end(w);
 }
 
@@ -286,21 +330,25 @@ int web_api_match(web_req *r)
     int readable = f && ref_record_read(&rec, &g, f, err, sizeof err) == 0;
     if (f)
         fclose(f);
+    seat_logs logs = { 0 };
     rc = read_view(r, m.seats, &view);
+    if (rc == 0)
+        rc = read_logs(r, id, m.seats, &logs);
     if (rc == 0) {
         jw_obj(&r->out);
         header_json(r, &m, view);
         if (readable)
-            rc = replay_json(r, &rec, g, view);
+            rc = replay_json(r, &rec, g, view, &logs);
         else {
             jw_key(&r->out, "unavailable");    /* a match stored without its record */
             jw_str(&r->out, err);
         }
         if (rc == 0) {
-            logs_json(r, id, view);
+            logs_json(r, &logs, view);
             jw_obj_end(&r->out);
         }
     }
+    arena_logs_free(logs.all, logs.n);
     ref_record_free(&rec);
     arena_match_free(&m);
     return rc;

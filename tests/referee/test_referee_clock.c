@@ -7,7 +7,8 @@
  * `think` says how long each decision took, and the clock moves by
  * exactly that, whatever the machine's load. So every expectation here is
  * exact: which decision times out, what each recorded decision took, and
- * the bank each request announced.
+ * the bank each request announced. The same lines, printed before each
+ * answer, show where the record marks a seat's log for each decision.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -139,6 +140,41 @@ static void test_a_timeout_empties_the_bank(void **state)
     run_free(r);
 }
 
+/* Each decision's log mark ends what its seat printed while deciding:
+ * seat 1's lines of each turn fall between its previous mark and this one,
+ * in order; seat 0 (random) prints nothing. */
+static void test_log_marks_each_decision(void **state)
+{
+    (void)state;
+    run *r = thinking_match(100, 1000, "1");
+    run_play(r);
+    size_t size;
+    char *log = run_log(r, 1, &size);
+    int64_t bank[256] = { 0 };
+    int nbanks = banks_seen(r, bank, 256), turns = 0;
+    uint64_t from = 0;
+    for (size_t i = 0; i < r->rec.ndecisions; i++) {
+        const ref_decision *d = &r->rec.decisions[i];
+        assert_true(d->log_end != REF_LOG_UNMARKED);
+        if (d->seat == 0) {
+            assert_int_equal(d->log_end, 0);
+            continue;
+        }
+        assert_true(d->log_end >= from && d->log_end <= size);
+        char want[64];
+        assert_true(turns < nbanks);
+        snprintf(want, sizeof want, "bank %lld\nclock +1000\n", (long long)bank[turns]);
+        assert_int_equal(d->log_end - from, strlen(want));
+        assert_memory_equal(log + from, want, strlen(want));
+        from = d->log_end;
+        turns++;
+    }
+    assert_int_equal(turns, nbanks);
+    assert_true(turns > 10);
+    free(log);
+    run_free(r);
+}
+
 int main(int argc, char **argv)
 {
     if (run_paths(argc, argv) < 0)
@@ -148,6 +184,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_answers_within_the_move_time_keep_the_bank),
         cmocka_unit_test(test_the_deadline_is_move_time_plus_bank),
         cmocka_unit_test(test_a_timeout_empties_the_bank),
+        cmocka_unit_test(test_log_marks_each_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,6 +200,8 @@ static void test_record_roundtrip_and_tamper(void **state)
         assert_true(back.decisions[i].action == r->rec.decisions[i].action);
         assert_int_equal(back.decisions[i].seat, r->rec.decisions[i].seat);
         assert_int_equal(back.decisions[i].substituted, 0);
+        assert_true(r->rec.decisions[i].log_end != REF_LOG_UNMARKED);
+        assert_true(back.decisions[i].log_end == r->rec.decisions[i].log_end);
     }
     assert_string_equal(back.reason, r->rec.reason);
     assert_int_equal(back.culprit, -1);
@@ -262,6 +264,21 @@ static void test_record_roundtrip_and_tamper(void **state)
     replace_line(path, bad, lineno, twice);
     assert_int_equal(read_record(bad, &back), -1);
     snprintf(twice, sizeof twice, "seed 9\n%s", first);
+    replace_line(path, bad, lineno, twice);
+    assert_int_equal(read_record(bad, &back), -1);
+
+    /* A decision's log mark: without one (an older record) it is unknown;
+     * one that is not a byte count is refused. */
+    char *mark = strstr(first, " log=");
+    assert_non_null(mark);
+    char *after = strchr(mark + 1, ' ');
+    snprintf(twice, sizeof twice, "%.*s%s", (int)(mark - first), first, after);
+    replace_line(path, bad, lineno, twice);
+    assert_int_equal(read_record(bad, &back), 0);
+    assert_true(back.decisions[0].log_end == REF_LOG_UNMARKED);
+    assert_true(back.decisions[1].log_end == r->rec.decisions[1].log_end);
+    ref_record_free(&back);
+    snprintf(twice, sizeof twice, "%.*s log=-4%s", (int)(mark - first), first, after);
     replace_line(path, bad, lineno, twice);
     assert_int_equal(read_record(bad, &back), -1);
 

@@ -21,7 +21,9 @@ cd "$ROOT"
 A() { "$ARENA" --db "$ROOT/arena.db" "$@"; }
 A bot add random --no-test --cmd "$RANDOM_BOT" >/dev/null
 A bot add greedy --no-test --cmd "$GREEDY_BOT" >/dev/null
-A bot add hostile --no-test --cmd "$GREEDY_BOT" >/dev/null
+# The hostile-named bot prints a line per decision (ismcts --verbose, beside
+# greedy in the build's agents/): the replay puts each beside its decision.
+A bot add hostile --no-test --cmd "$(dirname "$GREEDY_BOT")/ismcts --verbose --playouts 20" >/dev/null
 A tournament --games 2 --concurrency 2 --memory-mb 0 --quiet
 # A second game, in two kinds (3 seats, then 2): matches 7-9 and 10-15,
 # between random and two more of it (greedy plays only War Chest).

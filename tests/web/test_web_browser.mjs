@@ -172,6 +172,19 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
   assert.equal(await counter(), `${mid} / ${last}`);
   assert.deepEqual(await boardFromPage(page), boards[mid]);
   await shot('replay');
+  // what the hostile-named bot (ismcts --verbose) printed, beside each of its
+  // decisions, and in full above the list for the decision stepped to
+  const rows = await page.$$eval('#actions tbody tr', trs => trs.map(tr =>
+    [Number(tr.dataset.step), tr.querySelector('pre.dlog') ? tr.querySelector('pre.dlog').textContent : null]));
+  const printed = rows.filter(([, t]) => t !== null), quiet = rows.filter(([, t]) => t === null);
+  assert.ok(printed.length > 10 && quiet.length > 10);
+  assert.ok(printed.every(([k, t]) => t.startsWith(`ismcts: decision ${k}: `)), JSON.stringify(printed[0]));
+  await page.click(`#actions tr[data-step="${printed[3][0]}"]`);
+  assert.ok(await page.isVisible('#now-log'));
+  assert.equal(await page.textContent('#now-log'), printed[3][1] + '\n');
+  await shot('replay-printed');
+  await page.click(`#actions tr[data-step="${quiet[3][0]}"]`);
+  assert.ok(!(await page.isVisible('#now-log')), 'nothing printed: no box');
   await page.keyboard.press('End');
   assert.equal(await counter(), `${last} / ${last}`);
   assert.deepEqual(await boardFromPage(page), boards[last]);

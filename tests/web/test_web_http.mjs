@@ -132,6 +132,26 @@ await test('match: the replay data, and a seat view without the other hand', asy
   assert.ok(!JSON.stringify(v.states).includes('"hand":{"') ||
     v.states.every(s => s.seats[1].hand === null));
 });
+await test('match: what a seat printed while deciding, beside each decision', async () => {
+  // Match 1: the hostile-named bot is ismcts --verbose, a line per decision
+  // before it answers ("ismcts: decision ID: ACTION (...)"); greedy prints nothing.
+  const m = (await get('/api/matches/1')).json;
+  const seat = m.seats.findIndex(x => x.bot === '<script>alert(1)</script>');
+  assert.ok(seat >= 0);
+  const own = m.decisions.map((d, i) => [d, i]).filter(([d]) => d.seat === seat);
+  assert.ok(own.length > 10);
+  for (const [d, i] of own)
+    assert.match(d.log, new RegExp(`^ismcts: decision ${i + 1}: ${d.action} \\([^\n]*\\)\n$`),
+      `decision ${i + 1}: ${JSON.stringify(d.log)}`);
+  assert.ok(m.decisions.every(d => d.seat === seat || d.log === null));
+  // the lines, put together, are the log kept (nothing after the last decision)
+  assert.equal(own.map(([d]) => d.log).join(''), m.logs.find(l => l.seat === seat).text);
+  // a seat's view has only its own lines
+  const other = (await get(`/api/matches/1?view=${1 - seat}`)).json;
+  assert.ok(other.decisions.every(d => d.log === null));
+  const mine = (await get(`/api/matches/1?view=${seat}`)).json;
+  assert.deepEqual(mine.decisions.map(d => d.log), m.decisions.map(d => d.log));
+});
 await test('match: a hostile log and detail come back as JSON strings', async () => {
   const r = await get('/api/matches/2');
   assert.equal(r.json.detail, '<img src=x onerror=alert(4)>');

@@ -60,7 +60,9 @@
     const rows = match.decisions.map((d, i) => el('tr', { 'data-step': i + 1, onclick: () => go(i + 1) },
       el('td', { class: 'num muted' }, i + 1),
       el('td', { class: 'seat' + d.seat }, seatName(d.seat)),
-      el('td', {}, el('span', { class: 'act' }, d.action), d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null),
+      el('td', {}, el('span', { class: 'act' }, d.action), d.substituted ? el('span', { class: 'sub', title: 'chosen by the referee after a strike' }, ' (substituted)') : null,
+        // what the seat printed while deciding, beside the decision
+        d.log ? el('pre', { class: 'dlog', title: 'printed while deciding' }, d.log.replace(/\n$/, '')) : null),
       el('td', { class: 'num muted' }, fixed(d.ms, 1)),
       measured ? [el('td', { class: 'num muted cpu' }, fixed(d.cpu_ms, 1)),
                   el('td', { class: 'num muted wait' }, fixed(d.wait_ms, 1))] : null));
@@ -75,7 +77,8 @@
     main.replaceChildren(title, facts,
       el('div', { class: 'replay' },
         el('div', {}, el('div', { class: 'board-wrap', id: 'board' }), el('div', { id: 'zones' })),
-        el('div', {}, views, controls, keys, el('p', { class: 'status-line', id: 'now' }), list, logs)));
+        el('div', {}, views, controls, keys, el('p', { class: 'status-line', id: 'now' }),
+          el('pre', { class: 'printed', id: 'now-log', hidden: true }), list, logs)));
     draw();
   }
 
@@ -95,6 +98,9 @@
     match.decisions.forEach((x, i) => {
       if (x.revealed) document.querySelector(`#actions tr[data-step="${i + 1}"] .act`).textContent = shown(x);
     });
+    const printed = document.getElementById('now-log');
+    printed.hidden = !(d && d.log);
+    printed.textContent = d && d.log ? d.log : '';
     for (const tr of document.querySelectorAll('#actions tr.current')) tr.classList.remove('current');
     const cur = document.querySelector(`#actions tr[data-step="${step}"]`);
     if (cur) { cur.classList.add('current'); cur.scrollIntoView({ block: 'nearest' }); }
