@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "clk.h"
 #include "game.h"
 #include "kv.h"
 #include "web_internal.h"
@@ -463,9 +464,16 @@ int web_api_bot(web_req *r)
 
 static const char RECENT_TIMES[] =
     "SELECT finished_ms FROM matches ORDER BY id DESC LIMIT 1000";
+/* Unfinished tournaments: planned, stored, when started, and from their
+ * live claims (schema 8) the matches taken (an arena claims what it hands
+ * to its workers, playing or next in line, and renews the lease while it
+ * plays) and by how many arenas. */
 static const char RUNNING[] =
     "SELECT t.id, t.game, t.format, t.planned,"
-    " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id), t.created_at"
+    " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id), t.created_at,"
+    " (SELECT count(*) FROM match_claims c WHERE c.tournament_id = t.id AND c.expires_ms > :now),"
+    " (SELECT count(DISTINCT owner) FROM match_claims c"
+    "  WHERE c.tournament_id = t.id AND c.expires_ms > :now)"
     " FROM tournaments t WHERE t.finished_at IS NULL ORDER BY t.id DESC LIMIT 20";
 
 /* Ladders that played among the latest 1,000 matches: name, game, how many
@@ -502,7 +510,7 @@ int web_api_live(web_req *r)
     jw_int(w, minute);
     jw_key(w, "per_minute_10");        /* averaged over ten minutes */
     jw_num(w, ten / 10.0);
-    const list_query running = { "running", RUNNING, { { NULL, 0 } } },
+    const list_query running = { "running", RUNNING, { { ":now", clk_wall_ms() } } },
                     ladders = { "ladders", LADDERS_ACTIVE, { { NULL, 0 } } };
     if (rows_as_arrays(r, &running, 0) != 0 || rows_as_arrays(r, &ladders, 0) != 0)
         return -1;

@@ -13,7 +13,12 @@ PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=$(command -v python3)
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/arena-web.XXXXXX")
 SERVER=
-cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null; rm -rf "$ROOT"; }
+cleanup() {
+  [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null
+  [ -n "${PLAYER:-}" ] && kill "$PLAYER" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$ROOT"
+}
 trap cleanup EXIT
 mkdir -p "$SHOTS"
 cd "$ROOT"
@@ -95,6 +100,26 @@ if [ "$WHICH" != browser ]; then
     --keep "$ROOT/big.db" > "$ROOT/bench.out" 2>&1 || { cat "$ROOT/bench.out"; exit 1; }
   serve "$ROOT/big.db" "$ROOT/serve-big.out"
   node "$HERE/test_web_scale.mjs" "$URL" bot1 bot2
+  kill -TERM "$SERVER"
+  wait "$SERVER"
+  SERVER=
+
+  # A tournament playing while the web reads it: slow bots (ismcts, 300 ms a
+  # decision), two matches at a time, stopped with SIGTERM part way.
+  L() { "$ARENA" --db "$ROOT/live.db" "$@"; }
+  ISMCTS="$(dirname "$GREEDY_BOT")/ismcts --ms 300"
+  L bot add slow1 --no-test --cmd "$ISMCTS" >/dev/null
+  L bot add slow2 --no-test --cmd "$ISMCTS" >/dev/null
+  serve "$ROOT/live.db" "$ROOT/serve-live.out"
+  "$ARENA" --db "$ROOT/live.db" tournament --games 8 --concurrency 2 --memory-mb 0 --quiet \
+    > "$ROOT/live-arena.out" 2>&1 &        # not through L: $! must be the arena itself
+  PLAYER=$!
+  node "$HERE/test_web_live.mjs" "$URL" playing 8 || { kill -TERM "$PLAYER"; exit 1; }
+  kill -TERM "$PLAYER"
+  wait "$PLAYER" && fail=0 || fail=$?   # SIGTERM: stores what is finished, exits 130
+  PLAYER=
+  [ "$fail" = 130 ] || { echo "the arena stopped with $fail"; cat "$ROOT/live-arena.out"; exit 1; }
+  node "$HERE/test_web_live.mjs" "$URL" stopped 8
   kill -TERM "$SERVER"
   wait "$SERVER"
   SERVER=

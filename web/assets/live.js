@@ -1,6 +1,7 @@
 /*
  * live.js - what is happening now (/live): matches per minute, tournaments
- * still running with their progress, ladders playing, the latest matches. Refreshes itself
+ * still running with their progress, the matches their arenas have taken and
+ * how many arenas, ladders playing, the latest matches. Refreshes itself
  * every two seconds. Data: /api/live.
  */
 'use strict';
@@ -19,14 +20,18 @@
           card('10-minute average', fixed(live.per_minute_10, 1)),
           card('Latest match', ago(live.latest_ms))),
         el('h2', {}, 'Running tournaments'),
-        live.running.length ? el('table', {}, el('thead', {}, el('tr', {}, ['Tournament', 'Game', 'Format', 'Progress', 'Queue', 'Started']
-          .map(h => el('th', {}, h)))), el('tbody', {}, live.running.map(([id, game, format, planned, done, created]) => {
-          const bar = el('span', { class: 'progress' }, el('i'));
-          bar.firstChild.style.width = (planned ? 100 * done / planned : 0) + '%';
-          return el('tr', {}, el('td', {}, el('a', { href: '/?tournament=' + id }, '#' + id)), el('td', {}, game),
-            el('td', {}, format), el('td', {}, bar, ` ${done} / ${planned}`), el('td', { class: 'num' }, planned - done),
-            el('td', { class: 'muted' }, ago(created)));
-        }))) : el('p', { class: 'muted' }, 'No tournament is running.'),
+        live.running.length ? el('table', { id: 'running' }, el('thead', {}, el('tr', {},
+          ['Tournament', 'Game', 'Format', 'Progress', 'Taken', 'Queue', 'Arenas', 'Started']
+            .map(h => el('th', {}, h)))), el('tbody', {},
+          live.running.map(([id, game, format, planned, done, created, taken, arenas]) => {
+            const bar = el('span', { class: 'progress' }, el('i'));
+            bar.firstChild.style.width = (planned ? 100 * done / planned : 0) + '%';
+            return el('tr', {}, el('td', {}, el('a', { href: '/?tournament=' + id }, '#' + id)), el('td', {}, game),
+              el('td', {}, format), el('td', {}, bar, ` ${done} / ${planned}`),
+              el('td', { class: 'num taken', title: 'handed to workers: playing or next in line' }, taken),
+              el('td', { class: 'num queue' }, Math.max(0, planned - done - taken)),
+              el('td', { class: 'num arenas' }, arenas), el('td', { class: 'muted' }, ago(created)));
+          }))) : el('p', { class: 'muted' }, 'No tournament is running.'),
         el('h2', {}, 'Ladders playing'),
         live.ladders.length ? el('table', { id: 'ladders' }, el('thead', {}, el('tr', {},
           ['Ladder', 'Game', 'Of the latest 1,000', 'Scheduled', 'Latest'].map(h => el('th', {}, h)))),
