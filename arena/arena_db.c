@@ -365,6 +365,25 @@ static const char *const migrations[] = {
     "  INSERT OR IGNORE INTO bot_forfeits(bot_id, match_id) SELECT s.bot_id, NEW.id"
     "    FROM match_seats s WHERE s.match_id = NEW.id AND s.seat = NEW.culprit;"
     "END;",
+
+    /*
+     * 12: the arenas at work (arena_db_claim.c): what each plays, its
+     * workers, when it was last seen. An arena writes its row when it
+     * starts, again as it renews its claims, and deletes it when it stops;
+     * one killed leaves a row that stops being seen. The web's live page
+     * reads them.
+     */
+    "CREATE TABLE arena_runs("
+    "  owner INTEGER PRIMARY KEY,"                    /* its claims' owner, random */
+    "  tournament_id INTEGER REFERENCES tournaments(id),"
+    "  ladder_id INTEGER REFERENCES ladders(id),"
+    "  host TEXT NOT NULL,"
+    "  pid INTEGER NOT NULL,"
+    "  workers INTEGER NOT NULL,"                     /* ready, local and remote */
+    "  taken INTEGER NOT NULL,"                       /* matches handed to them */
+    "  listening TEXT,"                               /* where remote workers connect */
+    "  started_ms INTEGER NOT NULL,"                  /* wall clock */
+    "  seen_ms INTEGER NOT NULL);",
 };
 #define LATEST ((int)(sizeof migrations / sizeof migrations[0]))
 _Static_assert(LATEST == ARENA_DB_SCHEMA, "ARENA_DB_SCHEMA names the last migration");

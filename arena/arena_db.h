@@ -25,7 +25,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 11
+#define ARENA_DB_SCHEMA 12
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -161,7 +161,8 @@ int  arena_db_tournament_done(arena_db *db, int64_t id, int from, int limit, int
 int  arena_db_tournament_start_elo(arena_db *db, int64_t id, int nbots, const int64_t *bot,
                                    double *elo);
 
-/* ---- claims: arenas sharing a tournament (arena_db_claim.c) -------------- */
+/* ---- claims: arenas sharing a tournament, and the arenas at work
+ * (arena_db_claim.c) ----------------------------------------------------- */
 
 /* An arena claims each match before handing it to a worker: 1 claimed (it
  * is not stored, and no other live arena holds it), 0 not (stored, or
@@ -180,6 +181,27 @@ int  arena_db_claims_others(arena_db *db, int64_t tournament_id, int64_t owner,
  * (index < 0: it stops), or with owner 0 and index < 0 every claim of the
  * tournament (it is finished): 0 or -1. */
 int  arena_db_claims_drop(arena_db *db, int64_t tournament_id, int64_t owner, int index);
+
+/* An arena at work, as the live page shows it (arena_runs, schema 12). */
+typedef struct arena_run_row {
+    int64_t owner;            /* its claims' owner */
+    int64_t tournament_id;    /* what it plays: a tournament, or */
+    int64_t ladder_id;        /* a ladder (0: not this one) */
+    char    host[256];
+    int64_t pid;
+    int     workers;          /* ready workers, local and remote */
+    int     taken;            /* matches handed to them, not yet stored */
+    char    listening[256];   /* where remote workers connect; "" for none */
+    int64_t started_ms, seen_ms;
+} arena_run_row;
+
+/* Writes (or refreshes) the arena's row: 0 or -1. */
+int  arena_db_run_seen(arena_db *db, const arena_run_row *r);
+/* Deletes the row of `owner` (it stops): 0 or -1. */
+int  arena_db_run_end(arena_db *db, int64_t owner);
+/* Deletes the rows last seen before before_ms (arenas killed long ago):
+ * how many, or -1. */
+int  arena_db_runs_forget(arena_db *db, int64_t before_ms);
 
 /* ---- matches ------------------------------------------------------------ */
 

@@ -8,7 +8,9 @@
  * drops the rest when it stops.
  * A claim whose lease ran out belongs to an arena that died: the next claim
  * takes it over. Each claim is one statement, atomic under SQLite's write
- * lock, so two arenas never both win the same match.
+ * lock, so two arenas never both win the same match. Beside its claims an
+ * arena keeps a row of its own (arena_runs): what it plays, its workers,
+ * when it was last seen, for the web's live page.
  */
 #include "arena_db_internal.h"
 
@@ -93,4 +95,48 @@ int arena_db_claims_drop(arena_db *db, int64_t tournament_id, int64_t owner, int
     if (owner || index >= 0)
         ADB_BIND(adb_bind_int(st, ":owner", owner));
     return st && write_step(db, st, rc) >= 0 ? 0 : -1;
+}
+
+/* ---- the arenas at work -------------------------------------------------- */
+
+static const char R_SEEN[] =
+    "INSERT INTO arena_runs(owner, tournament_id, ladder_id, host, pid, workers, taken,"
+    " listening, started_ms, seen_ms) VALUES (:owner, NULLIF(:tournament, 0),"
+    " NULLIF(:ladder, 0), :host, :pid, :workers, :taken, NULLIF(:listening, ''), :started,"
+    " :seen) ON CONFLICT(owner) DO UPDATE SET workers = excluded.workers,"
+    " taken = excluded.taken, listening = excluded.listening, seen_ms = excluded.seen_ms";
+static const char R_END[] = "DELETE FROM arena_runs WHERE owner = :owner";
+static const char R_FORGET[] = "DELETE FROM arena_runs WHERE seen_ms < :before";
+
+int arena_db_run_seen(arena_db *db, const arena_run_row *r)
+{
+    sqlite3_stmt *st = adb_stmt(db, R_SEEN);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    ADB_BIND(adb_bind_int(st, ":owner", r->owner));
+    ADB_BIND(adb_bind_int(st, ":tournament", r->tournament_id));
+    ADB_BIND(adb_bind_int(st, ":ladder", r->ladder_id));
+    ADB_BIND(adb_bind_text(st, ":host", r->host));
+    ADB_BIND(adb_bind_int(st, ":pid", r->pid));
+    ADB_BIND(adb_bind_int(st, ":workers", r->workers));
+    ADB_BIND(adb_bind_int(st, ":taken", r->taken));
+    ADB_BIND(adb_bind_text(st, ":listening", r->listening));
+    ADB_BIND(adb_bind_int(st, ":started", r->started_ms));
+    ADB_BIND(adb_bind_int(st, ":seen", r->seen_ms));
+    return st && write_step(db, st, rc) >= 0 ? 0 : -1;
+}
+
+int arena_db_run_end(arena_db *db, int64_t owner)
+{
+    sqlite3_stmt *st = adb_stmt(db, R_END);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    ADB_BIND(adb_bind_int(st, ":owner", owner));
+    return st && write_step(db, st, rc) >= 0 ? 0 : -1;
+}
+
+int arena_db_runs_forget(arena_db *db, int64_t before_ms)
+{
+    sqlite3_stmt *st = adb_stmt(db, R_FORGET);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    ADB_BIND(adb_bind_int(st, ":before", before_ms));
+    return st ? write_step(db, st, rc) : -1;
 }

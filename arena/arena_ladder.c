@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena_beat.h"
 #include "arena_jobs.h"
 #include "arena_ladder.h"
 #include "arena_ladder_fit.h"
@@ -50,6 +51,7 @@ typedef struct flight {
  * (with their labels for messages), and the matches in flight. */
 typedef struct ladder {
     arena_db *db;
+    arena_beat beat;          /* its row among the arenas at work */
     const arena_spec *spec;
     const arena_run *run;
     const arena_ladder_opts *o;
@@ -572,6 +574,8 @@ static int setup(ladder *L, char *err, size_t size)
         return -1;
     L->pool = arena_pool_start(L->run->concurrency, L->run->affinity, L->run->referee,
                                L->run->sandbox, &L->run->remote, err, size);
+    if (L->pool)
+        arena_beat_start(&L->beat, L->db, arena_owner_new(), 0, L->l.id, L->pool);
     return L->pool ? 0 : -1;
 }
 
@@ -595,6 +599,7 @@ static int turn(ladder *L, char *err, size_t size)
         return -1;
     if (plan(L, err, size) < 0)
         return -1;
+    arena_beat_tick(&L->beat, L->db, L->pool);
     arena_job_result res;
     double wait = clk_mono_s();
     int got = arena_pool_next(L->pool, &res, 250, err, size);
@@ -632,6 +637,7 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
     if (L.pool) {
         L.abandoned = arena_pool_pending(L.pool);
         arena_pool_stop(L.pool);
+        arena_beat_stop(&L.beat, db);
     }
     if (rc == 0 && !run->quiet) {
         if (L.tty)

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
+#include "arena_beat.h"
 #include "arena_events.h"
 #include "arena_jobs.h"
 #include "arena_plan.h"
@@ -386,15 +386,15 @@ static void event_free(event_state *e)
 /* ---- sharing a tournament with other arenas ------------------------------ */
 
 /* A claim lasts this long unless its arena renews it, which a live arena
- * does every RENEW_MS: an arena that dies frees its matches this soon. A
- * live arena whose claim lapsed anyway (stalled for seconds) costs a match
- * played twice, never stored twice: the matches' unique index refuses it. */
+ * does every ARENA_BEAT_MS (with its row, arena_beat.h): an arena that
+ * dies frees its matches this soon. A live arena whose claim lapsed anyway
+ * (stalled for seconds) costs a match played twice, never stored twice:
+ * the matches' unique index refuses it. */
 #define LEASE_MS 10000
-#define RENEW_MS 2000
 
 typedef struct share {
-    int64_t owner;            /* this arena's claims, random */
-    int64_t renewed_ms;       /* monotonic */
+    int64_t owner;            /* this arena's claims and row, random */
+    arena_beat beat;          /* its row, while its pool runs */
     int     shared;           /* a claim was refused: another arena is at work */
     int     waiting;          /* "waiting for ..." was said */
     int     here;             /* matches this arena stored */
@@ -402,11 +402,7 @@ typedef struct share {
 
 static void share_start(share *sh)
 {
-    uint64_t r = 0;
-    if (getrandom(&r, sizeof r, 0) != sizeof r)
-        r = (uint64_t)getpid() << 32 ^ (uint64_t)clk_mono_us();
-    r &= INT64_MAX;
-    *sh = (share){ .owner = r ? (int64_t)r : 1, .renewed_ms = clk_mono_ms() };
+    *sh = (share){ .owner = arena_owner_new() };
 }
 
 /* The tournament's stored matches, or `fallback` if they cannot be read. */
@@ -416,14 +412,13 @@ static int stored_count(arena_db *db, int64_t tid, int fallback)
     return arena_db_tournament_get(db, tid, &t) == 0 ? t.done : fallback;
 }
 
-/* Renews this arena's claims when due; where another arena shares the
- * tournament, *done follows what both stored. */
-static void share_tick(share *sh, arena_db *db, int64_t tid, int *done)
+/* Renews this arena's row and claims when due; where another arena shares
+ * the tournament, *done follows what both stored. */
+static void share_tick(share *sh, arena_db *db, int64_t tid, int *done, const arena_pool *pool)
 {
-    if (clk_mono_ms() - sh->renewed_ms < RENEW_MS)
+    if (!arena_beat_tick(&sh->beat, db, pool))
         return;
     arena_db_claims_renew(db, sh->owner, clk_wall_ms(), LEASE_MS);
-    sh->renewed_ms = clk_mono_ms();
     if (sh->shared)
         *done = stored_count(db, tid, *done);
 }
@@ -637,6 +632,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         pool = arena_pool_start(workers, run->affinity, run->referee, run->sandbox, &run->remote,
                                 err, size);
         concurrency = workers;
+        if (pool)
+            arena_beat_start(&sh.beat, db, sh.owner, t.id, 0, pool);
         if (!pool) {
             event_free(&e);
             return -1;
@@ -661,7 +658,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                      stored_count(db, t.id, done), total);
             goto out;
         }
-        share_tick(&sh, db, t.id, &done);
+        share_tick(&sh, db, t.id, &done, pool);
         if (hand_out(pool, &c, &e, spec, seats, run, db, t.id, &sh, err, size) < 0)
             goto out;
         if (arena_pool_pending(pool) == 0 &&
@@ -719,6 +716,7 @@ out:
     arena_pool_stop(pool);
     if (pool && rc < 0)
         arena_db_claims_drop(db, t.id, sh.owner, -1);
+    arena_beat_stop(&sh.beat, db);
     free(c.stored);
     event_free(&e);
     return rc;

@@ -476,6 +476,14 @@ static const char RUNNING[] =
     "  WHERE c.tournament_id = t.id AND c.expires_ms > :now)"
     " FROM tournaments t WHERE t.finished_at IS NULL ORDER BY t.id DESC LIMIT 20";
 
+/* The arenas at work (schema 12): where, what they play, their workers and
+ * the matches handed to them, when started and last seen (an arena renews
+ * its row every two seconds; one killed stops being seen). */
+static const char ARENAS[] =
+    "SELECT r.host, r.pid, r.tournament_id, l.name, r.workers, r.taken, r.listening,"
+    " r.started_ms, r.seen_ms FROM arena_runs r LEFT JOIN ladders l ON l.id = r.ladder_id"
+    " ORDER BY r.started_ms DESC LIMIT 50";
+
 /* Ladders that played among the latest 1,000 matches: name, game, how many
  * of those, its latest finish, and the matches it has scheduled so far
  * (its highest game_index + 1, from the (ladder, index) index). */
@@ -510,9 +518,13 @@ int web_api_live(web_req *r)
     jw_int(w, minute);
     jw_key(w, "per_minute_10");        /* averaged over ten minutes */
     jw_num(w, ten / 10.0);
+    jw_key(w, "now_ms");               /* the server's clock, for arenas' seen_ms */
+    jw_int(w, clk_wall_ms());
     const list_query running = { "running", RUNNING, { { ":now", clk_wall_ms() } } },
-                    ladders = { "ladders", LADDERS_ACTIVE, { { NULL, 0 } } };
-    if (rows_as_arrays(r, &running, 0) != 0 || rows_as_arrays(r, &ladders, 0) != 0)
+                     arenas = { "arenas", ARENAS, { { NULL, 0 } } },
+                     ladders = { "ladders", LADDERS_ACTIVE, { { NULL, 0 } } };
+    if (rows_as_arrays(r, &running, 0) != 0 || rows_as_arrays(r, &arenas, 0) != 0 ||
+        rows_as_arrays(r, &ladders, 0) != 0)
         return -1;
     page_query q = { .before = INT64_MAX, .limit = 15, .score = -1 };
     jw_key(w, "recent");

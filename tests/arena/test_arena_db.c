@@ -39,7 +39,7 @@ static void test_open_migrate(void **state)
     arena_db_close(db);
 
     assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 14);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 15);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -943,6 +943,41 @@ static void test_claims(void **state)
     arena_db_close(db);
 }
 
+/* The arenas at work: a row per owner, refreshed in place, deleted when it
+ * stops, forgotten when silent for long. */
+static void test_arena_runs(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("runs");
+    const char *path = db_path("runs");
+    arena_tournament t = tour(4);
+    t.nbots = 2;
+    t.bot[0] = add_bot(db, "a");
+    t.bot[1] = add_bot(db, "b");
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+    arena_run_row r = { .owner = 41, .tournament_id = t.id, .host = "box", .pid = 99,
+                        .workers = 2, .taken = 3, .started_ms = 1000, .seen_ms = 1000 };
+    assert_int_equal(arena_db_run_seen(db, &r), 0);
+    r.workers = 5;                                   /* remote workers joined */
+    r.seen_ms = 3000;
+    snprintf(r.listening, sizeof r.listening, "tcp://127.0.0.1:7000");
+    assert_int_equal(arena_db_run_seen(db, &r), 0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM arena_runs"), 1);
+    assert_int_equal(raw_int(path, "SELECT workers * 10000 + seen_ms FROM arena_runs"), 53000);
+    assert_int_equal(raw_int(path, "SELECT ladder_id IS NULL AND listening IS NOT NULL"
+                                   " AND started_ms = 1000 FROM arena_runs"), 1);
+    arena_run_row other = { .owner = 42, .tournament_id = t.id, .host = "box", .pid = 100,
+                            .started_ms = 500, .seen_ms = 500 };
+    assert_int_equal(arena_db_run_seen(db, &other), 0);
+    assert_int_equal(arena_db_runs_forget(db, 1000), 1);            /* 42, silent since 500 */
+    assert_int_equal(raw_int(path, "SELECT owner FROM arena_runs"), 41);
+    assert_int_equal(arena_db_run_end(db, 41), 0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM arena_runs"), 0);
+    r.tournament_id = 999;                                          /* no such tournament */
+    assert_int_equal(arena_db_run_seen(db, &r), -1);
+    arena_db_close(db);
+}
+
 /* ---- gate verdicts -------------------------------------------------------- */
 
 /* A ladder's SPRT gate verdict is stored once per outcome (a ladder
@@ -995,6 +1030,7 @@ int main(void)
         cmocka_unit_test(test_check_ratings),
         cmocka_unit_test(test_interrupted),
         cmocka_unit_test(test_claims),
+        cmocka_unit_test(test_arena_runs),
         cmocka_unit_test(test_gate_verdicts),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);

@@ -56,6 +56,9 @@ wait_for "SELECT count(*) >= 2 FROM match_seats s JOIN matches m ON m.id = s.mat
 wait_for "SELECT count(*) FROM bots WHERE name = 'crasher' AND status = 'disabled'" \
   "the crashing bot disabled"
 wait_for "SELECT count(*) >= 30 FROM matches" "30 matches"
+# The ladder's row among the arenas at work (schema 12): its pid, its two workers.
+[ "$(sql "SELECT pid || ' ' || workers || ' ' || (ladder_id IS NOT NULL) FROM arena_runs")" = \
+  "$pid 2 1" ] || fail "arena_runs while playing: $(sql "SELECT * FROM arena_runs")"
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
@@ -88,6 +91,7 @@ check_store() {
             WHERE s.match_id = m.id) <> m.seats")" = 0 ] || fail "a match half stored after $1"
 }
 check_store "SIGTERM"
+[ "$(sql "SELECT count(*) FROM arena_runs")" = 0 ] || fail "a stopped ladder keeps its row"
 before=$(sql "SELECT count(*) FROM matches") top=$(sql "SELECT max(game_index) FROM matches")
 fits=$(sql "SELECT count(*) FROM rating_fits")
 [ "$fits" -ge 2 ] || fail "rating history: $fits fits"

@@ -115,6 +115,17 @@ arena_done() {
   [ "$WAITED" -eq 0 ] || fail "the arena failed: $(cat "$T/arena.err")"
 }
 
+# The arenas at work (arena_runs): "WORKERS LISTENING" a line.
+run_rows() {
+  "$PYTHON" - "$DB" <<'PY'
+import sqlite3, sys
+for workers, listening in sqlite3.connect(sys.argv[1]).execute(
+        "SELECT workers, listening FROM arena_runs"):
+    print(workers, listening)
+PY
+}
+run_rows_are() { [ "$(run_rows)" = "$1" ]; }
+
 jobs_in() { grep '^referee worker: job ' "$T/$1.log" | grep -vc ': playing$' || true; }
 stored() { ar matches --format csv | tail -n +2 | grep -c . || true; }
 
@@ -156,9 +167,12 @@ test_killed() {
   start_worker a --sandbox none
   local a=$WORKER_PID
   eventually test -e "$T/held" || fail "worker a never started a match"
+  # Among the arenas at work: this one, its remote worker, where workers join.
+  eventually run_rows_are "1 $ENDPOINT" || fail "arena_runs: $(run_rows)"
   kill -9 "$a"
   start_worker b --sandbox none
   arena_done
+  [ -z "$(run_rows)" ] || fail "a finished arena keeps its row: $(run_rows)"
   grep -q "went away; match [0-9]* goes to another worker" "$T/arena.err" ||
     fail "the arena did not hand the killed worker's match out again: $(cat "$T/arena.err")"
   [ "$(stored)" -eq 4 ] || fail "expected 4 stored matches, got $(stored)"

@@ -62,6 +62,10 @@ for row in ((1, 5, 4, 'failed', -3.01, 2, 0, 10, 1700000000000),
     db.execute("INSERT INTO gate_verdicts(id, ladder_id, bot_id, opponent_id, outcome, elo0, elo1,"
                " alpha, beta, llr, lower, upper, wins, draws, losses, pairs, decided_ms)"
                " VALUES (?, 1, ?, ?, ?, 0, 10, 0.05, 0.05, ?, -2.944, 2.944, ?, ?, ?, 6, ?)", row)
+# An arena killed long ago on a host with a hostile name: its row stayed.
+db.execute("INSERT INTO arena_runs(owner, tournament_id, host, pid, workers, taken, listening,"
+           " started_ms, seen_ms) VALUES (5, 1, '<i>box</i>', 4242, 3, 2, 'tcp://127.0.0.1:7000',"
+           " 1700000000000, 1700000060000)")
 db.commit()
 open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1").fetchone()[0])
 PY
@@ -114,12 +118,12 @@ if [ "$WHICH" != browser ]; then
   "$ARENA" --db "$ROOT/live.db" tournament --games 8 --concurrency 2 --memory-mb 0 --quiet \
     > "$ROOT/live-arena.out" 2>&1 &        # not through L: $! must be the arena itself
   PLAYER=$!
-  node "$HERE/test_web_live.mjs" "$URL" playing 8 || { kill -TERM "$PLAYER"; exit 1; }
+  node "$HERE/test_web_live.mjs" "$URL" playing 8 "$PLAYER" || { kill -TERM "$PLAYER"; exit 1; }
   kill -TERM "$PLAYER"
   wait "$PLAYER" && fail=0 || fail=$?   # SIGTERM: stores what is finished, exits 130
   PLAYER=
   [ "$fail" = 130 ] || { echo "the arena stopped with $fail"; cat "$ROOT/live-arena.out"; exit 1; }
-  node "$HERE/test_web_live.mjs" "$URL" stopped 8
+  node "$HERE/test_web_live.mjs" "$URL" stopped 8 0
   kill -TERM "$SERVER"
   wait "$SERVER"
   SERVER=

@@ -261,6 +261,11 @@ await test('live page', async () => {
   assert.deepEqual(await page.$$eval('#ladders tbody td', t => t.map(x => x.textContent)).then(t => t.slice(0, 4)),
     ['<b>night</b> & day', 'goofspiel', '6', '6']);
   assert.equal(await page.locator('#ladders b').count(), 0, 'the ladder\'s name is text');
+  // the arena killed long ago: shown silent, its host name as text
+  const arena = await page.$$eval('#arenas tbody td', t => t.map(x => x.textContent));
+  assert.deepEqual(arena.slice(0, 6), ['<i>box</i>', '4242', 'tournament #1', '3', '2', 'tcp://127.0.0.1:7000']);
+  assert.match(arena[7], /^last seen .+ ago: killed\?$/);
+  assert.equal(await page.locator('#arenas i').count(), 0, 'the host name is text');
   await shot('live');
 });
 await test('no script errors, no dialogs', async () => {

@@ -252,6 +252,10 @@ await test('live: rates, running tournaments, recent matches', async () => {
   assert.deepEqual(r.json.ladders.map(([name, game, recent]) => [name, game, recent]),
     [['<b>night</b> & day', 'goofspiel', 6]]);
   assert.equal(r.json.ladders[0][4], 6);   // its highest game index + 1
+  // the arenas at work: one killed long ago, its hostile host name a string
+  assert.deepEqual(r.json.arenas, [['<i>box</i>', 4242, 1, null, 3, 2, 'tcp://127.0.0.1:7000',
+    1700000000000, 1700000060000]]);
+  assert.ok(r.json.now_ms > 1700000060000 && !r.text.includes('<i>'));
 });
 await test('pages and assets: served with a strict CSP', async () => {
   for (const p of ['/', '/bot?name=greedy', '/matches', '/match?id=1', '/live', '/static/app.js',

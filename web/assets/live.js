@@ -1,7 +1,8 @@
 /*
  * live.js - what is happening now (/live): matches per minute, tournaments
  * still running with their progress, the matches their arenas have taken and
- * how many arenas, ladders playing, the latest matches. Refreshes itself
+ * how many arenas, the arenas at work with their workers, ladders playing,
+ * the latest matches. Refreshes itself
  * every two seconds. Data: /api/live.
  */
 'use strict';
@@ -32,6 +33,20 @@
               el('td', { class: 'num queue' }, Math.max(0, planned - done - taken)),
               el('td', { class: 'num arenas' }, arenas), el('td', { class: 'muted' }, ago(created)));
           }))) : el('p', { class: 'muted' }, 'No tournament is running.'),
+        el('h2', {}, 'Arenas at work'),
+        live.arenas.length ? el('table', { id: 'arenas' }, el('thead', {}, el('tr', {},
+          ['Host', 'PID', 'Playing', 'Workers', 'Taken', 'Workers connect to', 'Started', 'Seen']
+            .map(h => el('th', {}, h)))), el('tbody', {},
+          live.arenas.map(([host, pid, tournament, ladder, workers, taken, listening, started, seen]) =>
+            el('tr', { class: live.now_ms - seen > 10000 ? 'silent' : null },
+              el('td', {}, host), el('td', { class: 'num' }, pid),
+              el('td', {}, tournament !== null ? el('a', { href: '/?tournament=' + tournament }, 'tournament #' + tournament)
+                : el('a', { href: '/?ladder=' + encodeURIComponent(ladder) }, 'ladder ' + ladder)),
+              el('td', { class: 'num workers' }, workers), el('td', { class: 'num' }, taken),
+              el('td', { class: 'muted' }, listening || 'local only'), el('td', { class: 'muted' }, ago(started)),
+              el('td', { class: 'muted' }, live.now_ms - seen > 10000
+                ? `last seen ${ago(seen)}: killed?` : ago(seen))))))
+          : el('p', { class: 'muted' }, 'No arena is at work.'),
         el('h2', {}, 'Ladders playing'),
         live.ladders.length ? el('table', { id: 'ladders' }, el('thead', {}, el('tr', {},
           ['Ladder', 'Game', 'Of the latest 1,000', 'Scheduled', 'Latest'].map(h => el('th', {}, h)))),
