@@ -80,6 +80,10 @@ static int walk(const uint8_t *p, size_t n, size_t *pos, int depth)
         *pos += (size_t)skip;
         return 0;
     }
+    /* msgpack-c's unpacker holds at most MPS_MAX_DEPTH open containers,
+     * an empty one too: one more is refused there, so here. */
+    if (depth >= MPS_MAX_DEPTH)
+        return -1;
     if (elems > n - *pos)           /* every element takes at least a byte */
         return -1;
     for (uint64_t i = 0; i < elems; i++)

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <msgpack.h>
 
+/* Containers nest at most this deep (msgpack-c's unpack stack); a scalar
+ * may sit inside all of them. */
 #define MPS_MAX_DEPTH 32
 
 /* 0 if `data` is exactly one well-formed msgpack object within the limits. */

@@ -68,10 +68,19 @@ static void test_nesting_limit(void **state)
     memset(deep, (char)0x91, sizeof deep);          /* [[[[...]]]] */
     deep[sizeof deep - 1] = (char)0xc0;
     assert_int_equal(both(deep, sizeof deep), -1);
-    char ok[MPS_MAX_DEPTH];
+    char ok[MPS_MAX_DEPTH + 1];                     /* 32 arrays around a nil */
     memset(ok, (char)0x91, sizeof ok);
     ok[sizeof ok - 1] = (char)0xc0;
     assert_int_equal(both(ok, sizeof ok), 0);
+    /* An empty container one deeper is one container too many for
+     * msgpack-c's unpacker: refused by the check too (found by fuzz_mps,
+     * where the check passed and the decode failed). */
+    ok[sizeof ok - 1] = (char)0x90;
+    assert_int_equal(both(ok, sizeof ok), -1);
+    ok[sizeof ok - 1] = (char)0x80;
+    assert_int_equal(both(ok, sizeof ok), -1);
+    ok[sizeof ok - 2] = (char)0x90;                  /* 31 arrays around an empty one */
+    assert_int_equal(both(ok, sizeof ok - 1), 0);
 }
 
 int main(void)
