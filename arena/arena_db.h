@@ -24,7 +24,7 @@ typedef struct arena_db arena_db;
 struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
- * migrations in arena_db.c, which asserts the two agree. */
+ * migrations in arena_db_schema.c, which asserts the two agree. */
 #define ARENA_DB_SCHEMA 12
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a

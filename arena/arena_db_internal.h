@@ -4,7 +4,8 @@
  * error lines, binding by name, and the check of a match's result that both
  * storing a match and checking the ratings apply.
  *
- * arena_db.c            open, schema migrations, helpers
+ * arena_db.c            open, migrating, helpers
+ * arena_db_schema.c     the schema: its migration scripts
  * arena_db_bot.c        bots: versions, statuses, labels
  * arena_db_tournament.c tournaments
  * arena_db_ladder.c     ladders, their forfeit records and rating fits
@@ -70,6 +71,10 @@ int adb_bind_text(sqlite3_stmt *st, const char *name, const char *v);
 int adb_bind_int(sqlite3_stmt *st, const char *name, int64_t v);
 int adb_bind_double(sqlite3_stmt *st, const char *name, double v);
 #define ADB_BIND(call) do { if (rc == SQLITE_OK) rc = (call); } while (0)
+
+/* The schema's migration scripts, in order: ARENA_DB_SCHEMA of them
+ * (arena_db_schema.c). */
+extern const char *const adb_migrations[ARENA_DB_SCHEMA];
 
 /* Per-bot summaries computed from the seats, as schema 11 fills its tables
  * and as `arena check` recomputes them: each bot's W-D-L against each bot
