@@ -47,10 +47,11 @@ void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tourna
 
 int arena_beat_tick(arena_beat *b, arena_db *db, const arena_pool *pool)
 {
-    if (clk_mono_ms() - b->seen_mono_ms < ARENA_BEAT_MS)
-        return 0;
-    write_row(b, db, pool);
-    return 1;
+    int due = clk_mono_ms() - b->seen_mono_ms >= ARENA_BEAT_MS;
+    /* Workers joining or leaving show at once: they are what people watch. */
+    if (due || (pool && arena_pool_workers(pool) != b->row.workers))
+        write_row(b, db, pool);
+    return due;
 }
 
 void arena_beat_stop(arena_beat *b, arena_db *db)

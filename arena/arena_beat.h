@@ -31,8 +31,8 @@ int64_t arena_owner_new(void);
  * id 0), with the pool's workers. */
 void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tournament_id,
                       int64_t ladder_id, const arena_pool *pool);
-/* Refreshes the row when ARENA_BEAT_MS have passed: 1 when it did (claims
- * are due too), else 0. */
+/* Refreshes the row when ARENA_BEAT_MS have passed (then 1: claims are due
+ * too), or at once when its workers changed (0). */
 int  arena_beat_tick(arena_beat *b, arena_db *db, const arena_pool *pool);
 /* Deletes the row: the arena stops. */
 void arena_beat_stop(arena_beat *b, arena_db *db);

@@ -168,7 +168,6 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
     return match_strike(m, i, nlegal, REF_TIMEOUT, detail, &d->action);
 }
 
-/* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
 /* Where the seat's log file ends now, once what waits in its output pipe
  * is in: what the bot printed while deciding ends there (a bot that
  * flushes before it answers). */
@@ -181,6 +180,7 @@ static uint64_t log_mark(seat *s)
     return at < 0 ? REF_LOG_UNMARKED : (uint64_t)at;
 }
 
+/* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
 int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
 {
     seat *s = &m->seats[i];

@@ -57,8 +57,9 @@ wait_for "SELECT count(*) FROM bots WHERE name = 'crasher' AND status = 'disable
   "the crashing bot disabled"
 wait_for "SELECT count(*) >= 30 FROM matches" "30 matches"
 # The ladder's row among the arenas at work (schema 12): its pid, its two workers.
-[ "$(sql "SELECT pid || ' ' || workers || ' ' || (ladder_id IS NOT NULL) FROM arena_runs")" = \
-  "$pid 2 1" ] || fail "arena_runs while playing: $(sql "SELECT * FROM arena_runs")"
+wait_for "SELECT count(*) FROM arena_runs WHERE pid = $pid AND workers = 2
+          AND ladder_id IS NOT NULL" "the ladder's row with its two workers"
+[ "$(sql "SELECT count(*) FROM arena_runs")" = 1 ] || fail "arena_runs: $(sql "SELECT * FROM arena_runs")"
 
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
