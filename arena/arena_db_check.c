@@ -430,7 +430,8 @@ static int first_difference(arena_db *db, const char *sql, const char *what, cha
                 sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
                 sqlite3_column_int64(st, 5));
     else
-        adb_err(err, size, "%s: only the %s rows say bot %lld forfeited match %lld", what, side, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
+        adb_err(err, size, "%s: only the %s rows say bot %lld forfeited match %lld", what, side,
+                sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2));
     adb_done(st);
     return 1;
 }

@@ -27,6 +27,13 @@ static int read_at(int fd, char *buf, size_t len, off_t at)
     return 0;
 }
 
+/* The head's share of an excerpt's room: the tail gets the rest. Both the
+ * excerpt (split) and the reading of one (excerpt_shape) use it. */
+static size_t head_of(size_t room)
+{
+    return room / 4;
+}
+
 /* The head and tail sizes of an excerpt of `bytes` under `cap`, and the
  * marker between them; head + marker + tail <= cap. */
 static void split(uint64_t bytes, size_t cap, size_t *head, size_t *tail, char *mark,
@@ -45,7 +52,7 @@ static void split(uint64_t bytes, size_t cap, size_t *head, size_t *tail, char *
         return;
     }
     size_t room = cap - (size_t)m;
-    *head = room / 4;
+    *head = head_of(room);
     *tail = room - *head;
     /* The marker counts what it stands for exactly. */
     snprintf(mark, msize, OMITTED_FMT, bytes - *head - *tail);
@@ -119,7 +126,7 @@ static int excerpt_shape(const char *text, size_t len, uint64_t bytes, size_t *h
         uint64_t left_out = bytes - (len - m);
         if ((size_t)snprintf(mark, sizeof mark, OMITTED_FMT, left_out) != m)
             continue;
-        size_t h = (len - m) / 4;                    /* split()'s head: a quarter of the room */
+        size_t h = head_of(len - m);
         if (memcmp(text + h, mark, m) == 0) {
             *head = h, *mlen = m, *tail = len - m - h;
             return 0;

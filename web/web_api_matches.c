@@ -326,17 +326,19 @@ static int history_json(web_req *r, int64_t bot)
     int rc = sqlite3_prepare_v2(h, HISTORY, -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(h, FINISHED, -1, &at, NULL);
-    bind(st, ":bot", bot);
-    while (rc == SQLITE_OK || rc == SQLITE_ROW) {
-        if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-            break;
-        if (n == cap) {
-            rated *grown = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
-            if (!grown)
-                break;            /* rc is SQLITE_ROW: a failure */
-            v = grown;
+    if (rc == SQLITE_OK) {
+        bind(st, ":bot", bot);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            if (n == cap) {
+                rated *grown = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
+                if (!grown) {
+                    rc = SQLITE_NOMEM;
+                    break;
+                }
+                v = grown;
+            }
+            v[n++] = (rated){ sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1) };
         }
-        v[n++] = (rated){ sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1) };
     }
     size_t step = n > HISTORY_POINTS ? (n + HISTORY_POINTS - 1) / HISTORY_POINTS : 1;
     jw *w = &r->out;
@@ -518,9 +520,10 @@ int web_api_live(web_req *r)
     jw_int(w, minute);
     jw_key(w, "per_minute_10");        /* averaged over ten minutes */
     jw_num(w, ten / 10.0);
+    int64_t now = clk_wall_ms();
     jw_key(w, "now_ms");               /* the server's clock, for arenas' seen_ms */
-    jw_int(w, clk_wall_ms());
-    const list_query running = { "running", RUNNING, { { ":now", clk_wall_ms() } } },
+    jw_int(w, now);
+    const list_query running = { "running", RUNNING, { { ":now", now } } },
                      arenas = { "arenas", ARENAS, { { NULL, 0 } } },
                      ladders = { "ladders", LADDERS_ACTIVE, { { NULL, 0 } } };
     if (rows_as_arrays(r, &running, 0) != 0 || rows_as_arrays(r, &arenas, 0) != 0 ||

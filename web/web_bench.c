@@ -48,8 +48,8 @@ static char *random_record(uint64_t seed, uint64_t *hash, int *decisions, double
         int n = g->legal(s, legal);
         game_action a = legal[arena_fill_rand(&rng) % (uint64_t)n];
         ref_decision d = { .action = a, .micros = 1000, .cpu_us = REF_UNMEASURED,
-                           .log_end = REF_LOG_UNMARKED,
-                           .wait_us = REF_UNMEASURED, .seat = (uint8_t)g->to_move(s) };
+                           .wait_us = REF_UNMEASURED, .seat = (uint8_t)g->to_move(s),
+                           .log_end = REF_LOG_UNMARKED };
         ref_record_add(&r, &d);
         g->apply(s, a);
     }
