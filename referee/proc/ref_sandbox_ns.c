@@ -11,6 +11,9 @@
  *   the arena's sdk/ folder, so the sample bots find their libraries
  *   its own program's folder: its working directory when it has one, and
  *     the folder of each file its command names (program, script)
+ * A pool uid's bwrap binds these from a stage the referee's child sets up
+ * as root (ref_sandbox_stage, ref_sandbox_ns.h): the folders above them
+ * may be shut to it.
  */
 #define _GNU_SOURCE
 #include "ref_sandbox_ns.h"
