@@ -80,7 +80,17 @@ echo "ok tournament: $n matches, every layer"
 out=$(unshare -m sh -c 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"' sh \
         "$ARENA_C" --db "$DB" bot add shut --cmd "$BOT" 2>&1) &&
   fail "bot add without namespaces accepted a bot its user cannot reach: $out"
+# The first folder on the way that others may not pass: this test's own, or
+# one above it when the checkout itself lies below such a folder.
+shut=
+IFS=/ read -ra parts <<<"${C#/}"
+p=
+for part in "${parts[@]}"; do
+  p=$p/$part
+  [ $((0$(stat -c %a "$p") & 1)) -ne 0 ] || { shut=$p; break; }
+done
+[ -n "$shut" ] || fail "no folder above $C shuts others out"
 line=$(printf '%s\n' "$out" | grep 'bot add shut' || true)
-[[ "$line" == *"no namespaces here, and uid "*" cannot enter $HOME_DIR: chmod o+x $HOME_DIR, or put the bot elsewhere"* ]] ||
+[[ "$line" == *"no namespaces here, and uid "*" cannot enter $shut: chmod o+x $shut, or put the bot elsewhere"* ]] ||
   fail "unclear refusal: $out"
 echo "ok no namespaces: $line"
