@@ -65,12 +65,13 @@ int ref_proc_init_supervisor(void)
  * async-signal-safe calls (the referee may have threads), so no printf. */
 enum child_stage {
     ST_READY = 0, /* not a failure: set up, waiting for limits and go */
-    ST_SETPGID, ST_DEVNULL, ST_FDS, ST_CHDIR, ST_UID, ST_EXEC
+    ST_SETPGID, ST_DEVNULL, ST_FDS, ST_CHDIR, ST_STAGE, ST_UID, ST_EXEC
 };
 
 struct child_report {
     int stage;
     int err;
+    int which;    /* ST_STAGE: the source that failed, -1 the stage itself */
 };
 
 /* Everything the child needs, prepared before fork. */
@@ -81,17 +82,23 @@ struct child_plan {
     const char *shown;        /* the program as the messages name it */
     uid_t uid;                /* become this user, when set_uid */
     int set_uid;
+    const ref_sandbox_stage *stage; /* set it up first (as root), or NULL */
     int out_w, status_w, go_r, go_w, report_w, stop_r; /* -1: none */
     pid_t parent;
 };
 
-static void child_report(int fd, int stage, int err)
+static void child_report_at(int fd, int stage, int err, int which)
 {
-    struct child_report r = { stage, err };
+    struct child_report r = { stage, err, which };
     ssize_t n;
     do
         n = write(fd, &r, sizeof r);
     while (n < 0 && errno == EINTR);
+}
+
+static void child_report(int fd, int stage, int err)
+{
+    child_report_at(fd, stage, err, -1);
 }
 
 static void child_fail(int fd, int stage) __attribute__((noreturn));
@@ -189,6 +196,11 @@ static void child_main(const struct child_plan *c)
     while (n < 0 && errno == EINTR);
     if (n != 1 || b != GO_BYTE)
         _exit(127);
+    int which;
+    if (c->stage && ref_sandbox_stage_enter(c->stage, &which) != 0) {
+        child_report_at(st, ST_STAGE, errno, which);
+        _exit(127);
+    }
     if (c->set_uid) {
         if (setgroups(0, NULL) != 0 || setresgid(c->uid, c->uid, c->uid) != 0 ||
             setresuid(c->uid, c->uid, c->uid) != 0)
@@ -391,6 +403,14 @@ static void report_child_failure(const struct child_plan *c,
         txt_set(err, errsize, "cannot change to directory %s: %s", c->cwd,
                 why);
         break;
+    case ST_STAGE:
+        if (r->which >= 0 && r->which < c->stage->n)
+            txt_set(err, errsize, "cannot show %s to the bot's sandbox: %s",
+                    c->stage->src[r->which], why);
+        else
+            txt_set(err, errsize, "cannot make the sandbox's stage on %s: %s", c->stage->root,
+                    why);
+        break;
     case ST_UID:
         txt_set(err, errsize, "cannot become user %u: %s", (unsigned)c->uid, why);
         break;
@@ -556,6 +576,7 @@ static int launch(ref_proc *p, struct child_plan *c, struct spawn_fds *f,
 struct spawn_work {
     ref_cmd           cmd;
     ref_argv          bw;           /* bwrap's arguments, when sandboxed */
+    ref_sandbox_stage stage;        /* what bwrap binds, shown first as root */
     struct child_plan c;
     struct spawn_fds  f;
     char              program[PATH_MAX], scratch[PATH_MAX + 8];
@@ -626,11 +647,18 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
     }
     if (!p->sandboxed) {
         c->argv = cmd->argv;
-        return 0;
+        /* Without namespaces a pool uid must reach the bot's folders on
+         * the host: say which folder shuts it out rather than fail to run. */
+        return c->set_uid ? ref_sandbox_reach((const char *const *)cmd->argv, s->cwd, c->uid,
+                                              err, errsize)
+                          : 0;
     }
     cmd->argv[0] = (char *)c->path;   /* the init execs what we found */
-    ref_sandbox_view v = { (const char *const *)cmd->argv, s->cwd, s->share_dir,
-                           lim->memory_bytes, s->share_net, 0, "" };
+    snprintf(w->stage.root, sizeof w->stage.root, "%s", sb->uid_lock_dir);
+    ref_sandbox_view v = { .argv = (const char *const *)cmd->argv, .cwd = s->cwd,
+                           .share_dir = s->share_dir, .tmp_bytes = lim->memory_bytes,
+                           .share_net = s->share_net,
+                           .stage = c->set_uid && sb->stage_binds ? &w->stage : NULL };
     if (ref_sandbox_bwrap_argv(sb, &v, &w->bw) == 0 && v.unreadable[0] && c->set_uid) {
         /* No user of the pool may read the bot's folder (a private
          * temporary folder, say): it keeps the referee's uid. */
@@ -647,6 +675,7 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
         if (s->share_dir && give_folder(s->share_dir, geteuid(), err, errsize) < 0)
             return -1;
         v.as_referee = 1;
+        v.stage = NULL;       /* the referee's own uid passes everywhere */
         ref_argv_free(&w->bw);
         ref_sandbox_bwrap_argv(sb, &v, &w->bw);
     }
@@ -654,6 +683,7 @@ static int plan_exec(ref_proc *p, const ref_spawn *s, const ref_sandbox *sb,
         txt_set(err, errsize, "out of memory");
         return -1;
     }
+    c->stage = v.stage;
     c->path = sb->bwrap;
     c->argv = w->bw.v;
     c->cwd = "/";    /* bwrap enters the bot's folder inside */

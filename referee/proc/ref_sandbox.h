@@ -41,6 +41,8 @@ struct ref_sandbox {
     uid_t    uid_first, uid_count;
     char     uid_lock_dir[128];
     int      namespaces;         /* ns layer */
+    int      stage_binds;        /* bwrap binds a pool uid's folders from a
+                                    stage (ref_sandbox_ns.h): root may make one */
     char     bwrap[4096];        /* path of bwrap */
     char     init[4096];         /* path of the init (arena-bot-init) */
     char     sdk[4096];          /* the arena's sdk/ folder, shown read-only */

@@ -11,6 +11,9 @@
  *   the arena's sdk/ folder, so the sample bots find their libraries
  *   its own program's folder: its working directory when it has one, and
  *     the folder of each file its command names (program, script)
+ * A pool uid's bwrap binds these from a stage the referee's child sets up
+ * as root (ref_sandbox_stage, ref_sandbox_ns.h): the folders above them
+ * may be shut to it.
  */
 #define _GNU_SOURCE
 #include "ref_sandbox_ns.h"
@@ -24,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -116,6 +121,36 @@ static int in_system(const char *path)
     return 0;
 }
 
+/* 1 when others may list dir itself (what a bot bound from a stage needs:
+ * the folders above it are bwrap's). */
+static int others_can_list(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && (st.st_mode & S_IROTH) && (st.st_mode & S_IXOTH);
+}
+
+/* The first folder on the way to dir (dir included) that others may not
+ * pass through, copied to out: 1, or 0 when there is none. */
+static int others_stopped_at(const char *dir, char *out, size_t size)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.4000s", dir);
+    size_t len = strlen(path);
+    for (size_t i = 1; i <= len; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        char keep = path[i];
+        path[i] = 0;
+        struct stat st;
+        if (stat(path, &st) != 0 || !(st.st_mode & S_IXOTH)) {
+            snprintf(out, size, "%s", path);
+            return 1;
+        }
+        path[i] = keep;
+    }
+    return 0;
+}
+
 /* 1 when a user of no group of ours may list dir: every folder on the
  * way lets others through, and dir lets them read. */
 static int others_can_read(const char *dir)
@@ -177,8 +212,54 @@ static int command_folders(const char *const *argv, const char *base,
     return n;
 }
 
+/* Binds src read-only at dest: from its place on the view's stage when it
+ * has one, else by its path. */
+static void bind_ro(ref_argv *a, ref_sandbox_view *v, const char *src, int is_dir,
+                    const char *dest)
+{
+    ref_sandbox_stage *st = v->stage;
+    if (!st) {
+        add3(a, "--ro-bind", src, dest);
+        return;
+    }
+    if (st->n >= REF_SANDBOX_MAX_STAGED) {
+        a->failed = 1;
+        return;
+    }
+    int k = st->n++;
+    snprintf(st->src[k], sizeof st->src[k], "%s", src);
+    char at[sizeof st->at[k]];
+    snprintf(at, sizeof at, "%s/%d", st->root, k);
+    memcpy(st->at[k], at, sizeof at);
+    st->is_dir[k] = is_dir;
+    add3(a, "--ro-bind", st->at[k], dest);
+}
+
+int ref_sandbox_stage_enter(const ref_sandbox_stage *st, int *which)
+{
+    *which = -1;
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("arena-stage", st->root, "tmpfs", MS_NOSUID | MS_NODEV,
+              "mode=0755,size=64k,nr_inodes=64") != 0)
+        return -1;
+    for (int i = 0; i < st->n; i++) {
+        *which = i;
+        int fd = -1;
+        if (st->is_dir[i] ? mkdir(st->at[i], 0755) != 0
+                          : (fd = open(st->at[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0644)) < 0)
+            return -1;
+        if (fd >= 0)
+            close(fd);
+        if (mount(st->src[i], st->at[i], NULL, MS_BIND | MS_REC, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv *a)
 {
+    if (v->stage)
+        v->stage->n = 0;
     add3(a, sb->bwrap, NULL, NULL);
     add3(a, "--unshare-user", "--unshare-pid", NULL);
     if (!v->share_net)
@@ -208,8 +289,8 @@ int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv 
     }
     add3(a, "--tmpfs", "/tmp", NULL);
     if (v->share_dir)
-        add3(a, "--ro-bind", v->share_dir, REF_SANDBOX_SHARE);
-    add3(a, "--ro-bind", sb->init, INIT_INSIDE);
+        bind_ro(a, v, v->share_dir, 1, REF_SANDBOX_SHARE);
+    bind_ro(a, v, sb->init, 0, INIT_INSIDE);
 
     char cwd[PATH_MAX] = "/";
     if (v->cwd)
@@ -231,8 +312,9 @@ int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv 
     nf = command_folders(v->argv, cwd, folders, nf, 16);
     v->unreadable[0] = 0;
     for (int i = 0; i < nf; i++) {
-        add3(a, "--ro-bind", folders[i], folders[i]);
-        if (!v->unreadable[0] && !others_can_read(folders[i]))
+        bind_ro(a, v, folders[i], 1, folders[i]);
+        if (!v->unreadable[0] &&
+            !(v->stage ? others_can_list(folders[i]) : others_can_read(folders[i])))
             snprintf(v->unreadable, sizeof v->unreadable, "%.250s", folders[i]);
     }
     if (v->as_referee) {
@@ -257,6 +339,28 @@ int ref_sandbox_bwrap_argv(const ref_sandbox *sb, ref_sandbox_view *v, ref_argv 
     return a->failed ? -1 : 0;
 }
 
+int ref_sandbox_reach(const char *const *argv, const char *cwd, uid_t uid, char *err,
+                      size_t size)
+{
+    static char folders[16][PATH_MAX];
+    char here[PATH_MAX] = "/", stop[PATH_MAX];
+    if (cwd)
+        snprintf(here, sizeof here, "%s", cwd);
+    else if (!getcwd(here, sizeof here))
+        snprintf(here, sizeof here, "/");
+    int nf = 0;
+    if (cwd)
+        add_folder(folders, &nf, 16, here);
+    nf = command_folders(argv, here, folders, nf, 16);
+    for (int i = 0; i < nf; i++)
+        if (others_stopped_at(folders[i], stop, sizeof stop)) {
+            snprintf(err, size, "no namespaces here, and uid %u cannot enter %.300s: "
+                     "chmod o+x %.300s, or put the bot elsewhere", (unsigned)uid, stop, stop);
+            return -1;
+        }
+    return 0;
+}
+
 /* ---- probe -------------------------------------------------------------- */
 
 static int find_file(char *out, size_t size, const char *const *candidates, int mode)
@@ -269,35 +373,17 @@ static int find_file(char *out, size_t size, const char *const *candidates, int 
     return -1;
 }
 
-void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
-{
-    static const char *const bwraps[] = { "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap",
-                                          NULL };
-    /* Beside the referee first (an installed or copied tree: build/referee/
-     * in a checkout, the image's /opt/arena/build/referee/), then this
-     * build's own. */
-    char sibling[PATH_MAX], sdk_sibling[PATH_MAX];
-    cli_sibling("arena-bot-init", sibling, sizeof sibling);
-    cli_sibling("../../sdk", sdk_sibling, sizeof sdk_sibling);
-    const char *const inits[] = { sibling, REF_INIT_PATH, NULL };
-    const char *const sdks[] = { sdk_sibling, REF_SDK_DIR, NULL };
-    if (find_file(sb->bwrap, sizeof sb->bwrap, bwraps, X_OK) < 0) {
-        snprintf(why, size, "no bubblewrap (install Debian's bubblewrap)");
-        return;
-    }
-    if (find_file(sb->init, sizeof sb->init, inits, X_OK) < 0) {
-        snprintf(why, size, "arena-bot-init is missing beside the referee");
-        return;
-    }
-    char real[PATH_MAX];
-    if (find_file(sb->sdk, sizeof sb->sdk, sdks, R_OK) == 0 && realpath(sb->sdk, real))
-        snprintf(sb->sdk, sizeof sb->sdk, "%s", real);
+enum { PROBE_FAILED, PROBE_OK, PROBE_STAGE_FAILED };
 
-    /* Run the init in a sandbox once, as a bot would be: in a control
-     * group of its own, so that if we die mid-probe (bwrap's child would
-     * then wait for a parent that is gone, for ever) the next referee's
-     * sweep kills it. */
-    ref_sandbox_view v = { .argv = NULL, .cwd = "/" };
+/* Runs the init in a sandbox once, as a bot would be: in a control group
+ * of its own, so that if we die mid-probe (bwrap's child would then wait
+ * for a parent that is gone, for ever) the next referee's sweep kills it.
+ * PROBE_OK, PROBE_STAGE_FAILED (no stage could be made here), or
+ * PROBE_FAILED with why. */
+static int probe_run(ref_sandbox *sb, ref_sandbox_stage *stage, char *why, size_t size)
+{
+    int outcome = PROBE_FAILED;
+    ref_sandbox_view v = { .argv = NULL, .cwd = "/", .stage = stage };
     ref_argv a = { 0 };
     ref_cg cg;
     ref_cg_limits lim = { PROBE_MEMORY, PROBE_TASKS, 0 };
@@ -317,6 +403,9 @@ void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
         /* In its group first: from here on, whenever we die, it dies. */
         if (ref_cg_enter(&cg) != 0)
             _exit(124);
+        int which;
+        if (stage && ref_sandbox_stage_enter(stage, &which) != 0)
+            _exit(123);
         dup2(err_pipe[1], 2);
         int nul = open("/dev/null", O_RDWR);
         dup2(nul, 0);
@@ -356,7 +445,9 @@ void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
             ;
     }
     if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        sb->namespaces = 1;
+        outcome = PROBE_OK;
+    else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 123)
+        outcome = PROBE_STAGE_FAILED;
     else if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 124)
         snprintf(why, size, "cannot move the bubblewrap probe into its control group");
     else
@@ -369,4 +460,45 @@ out:
             close(err_pipe[i]);
     ref_sandbox_uid_release(&lock);
     ref_argv_free(&a);
+    return outcome;
+}
+
+void ref_sandbox_probe_ns(ref_sandbox *sb, char *why, size_t size)
+{
+    static const char *const bwraps[] = { "/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap",
+                                          NULL };
+    /* Beside the referee first (an installed or copied tree: build/referee/
+     * in a checkout, the image's /opt/arena/build/referee/), then this
+     * build's own. */
+    char sibling[PATH_MAX], sdk_sibling[PATH_MAX];
+    cli_sibling("arena-bot-init", sibling, sizeof sibling);
+    cli_sibling("../../sdk", sdk_sibling, sizeof sdk_sibling);
+    const char *const inits[] = { sibling, REF_INIT_PATH, NULL };
+    const char *const sdks[] = { sdk_sibling, REF_SDK_DIR, NULL };
+    if (find_file(sb->bwrap, sizeof sb->bwrap, bwraps, X_OK) < 0) {
+        snprintf(why, size, "no bubblewrap (install Debian's bubblewrap)");
+        return;
+    }
+    if (find_file(sb->init, sizeof sb->init, inits, X_OK) < 0) {
+        snprintf(why, size, "arena-bot-init is missing beside the referee");
+        return;
+    }
+    char real[PATH_MAX];
+    if (find_file(sb->sdk, sizeof sb->sdk, sdks, R_OK) == 0 && realpath(sb->sdk, real))
+        snprintf(sb->sdk, sizeof sb->sdk, "%s", real);
+
+    /* As root, bind through a stage (a pool uid may not pass the folders
+     * above the init, nor above a bot's); where no mount namespace may be
+     * made (a container's root without CAP_SYS_ADMIN), by path. */
+    ref_sandbox_stage *stage = sb->uid_pool ? calloc(1, sizeof *stage) : NULL;
+    int outcome = PROBE_STAGE_FAILED;
+    if (stage) {
+        snprintf(stage->root, sizeof stage->root, "%s", sb->uid_lock_dir);
+        outcome = probe_run(sb, stage, why, size);
+        sb->stage_binds = outcome != PROBE_STAGE_FAILED;
+        free(stage);
+    }
+    if (outcome == PROBE_STAGE_FAILED)
+        outcome = probe_run(sb, NULL, why, size);
+    sb->namespaces = outcome == PROBE_OK;
 }

@@ -106,13 +106,21 @@ test_files() {
   mkdir -p "$T" && chmod 755 "$T"
   echo "data" >"$T/arena.db" && chmod 644 "$T/arena.db"
   above=$(dirname "$(dirname "$HOSTILE")")/pwned-$$
-  play "HOSTILE_PATHS=$T/logs/seat1.log:$T/arena.db:$above:/tmp/pwned-$$ $HOSTILE write"
+  play "HOSTILE_PATHS=$T/logs/seat1.log:$T/arena.db:$above:/run/pwned-$$:/tmp/pwned-$$ $HOSTILE write"
   ended_cleanly
   expect_log "write $T/logs/seat1.log: No such file or directory"
   expect_log "write $T/arena.db: No such file or directory"
-  expect_log "write $above: Read-only file system"
+  # The folder above its own, made by the sandbox: read-only, unless the
+  # checkout lies in /tmp, whose copy in the sandbox is its private tmpfs.
+  if [[ "$above" == /tmp/* ]]; then
+    expect_log "write $above: \(Read-only file system\|DONE\)"
+  else
+    expect_log "write $above: Read-only file system"
+  fi
+  expect_log "write /run/pwned-$$: Read-only file system"   # beside its seat's folder
   expect_log "write /tmp/pwned-$$: DONE"       # its own scratch folder
-  [ ! -e "/tmp/pwned-$$" ] && [ ! -e "$above" ] || fail "a file was written outside"
+  [ ! -e "/tmp/pwned-$$" ] && [ ! -e "$above" ] && [ ! -e "/run/pwned-$$" ] ||
+    fail "a file was written outside"
   grep -q pwned "$T/arena.db" "$T/logs/seat1.log" && fail "a file was overwritten"
   CURRENT=files-read
   local F=$T
@@ -415,9 +423,54 @@ test_kill_moments() {
   unset ARENA_CGROUP_PARENT ARENA_SANDBOX_UIDS
 }
 
+# Two seats never share a uid: the bots of three matches played at once are
+# read from /proc while they play (bwrap, the init and the bot of a seat all
+# carry its marker); each seat's processes have one uid of the pool, which
+# no other seat, of the same match or of another, holds.
+seat_uids() {   # "MARKER UID" of every live process of a seat of this test
+  local d args uid
+  for d in /proc/[0-9]*; do
+    args=()
+    mapfile -d '' args 2>/dev/null <"$d/cmdline" || continue
+    [ ${#args[@]} -gt 0 ] && [ "${args[0]}" != "$REF" ] || continue   # not the referees
+    [[ "${args[*]}" =~ --marker=(uids-$RUN-[0-9]+-[0-9]) ]] || continue
+    uid=$(awk '/^Uid:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+    [ -z "$uid" ] || echo "${BASH_REMATCH[1]} $uid"
+  done | sort -u
+}
+test_uids() {
+  CURRENT=uids
+  T=$ROOT/$CURRENT
+  mkdir -p "$T"
+  local m pids=() seen i shared seats
+  for m in 1 2 3; do
+    "$REF" play --sandbox strict --seed "$m" --round-limit 6 --quiet \
+      --bot "$HOSTILE slow 150 --marker=uids-$RUN-$m-0" \
+      --bot "$HOSTILE slow 150 --marker=uids-$RUN-$m-1" >/dev/null 2>"$T/err$m" &
+    pids+=($!)
+  done
+  for i in $(seq 100); do     # until every seat of the three matches plays
+    seen=$(seat_uids)
+    [ "$(cut -d' ' -f1 <<<"$seen" | sort -u | wc -l)" -eq 6 ] && break
+    sleep 0.1
+  done
+  seats=$(cut -d' ' -f1 <<<"$seen" | sort -u | wc -l)
+  [ "$seats" -eq 6 ] || fail "only $seats of 6 seats seen playing: $seen"
+  # One uid a seat (bwrap, init and bot alike), none of them root's, none
+  # held by two seats.
+  [ "$(wc -l <<<"$seen")" -eq 6 ] || fail "a seat runs as several uids: $seen"
+  ! grep -q ' 0$' <<<"$seen" || fail "a seat runs as root: $seen"
+  shared=$(cut -d' ' -f2 <<<"$seen" | sort | uniq -d | tr '\n' ' ')
+  [ -z "$shared" ] || fail "seats share uid $shared: $(tr '\n' ';' <<<"$seen")"
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || fail "match $((i + 1)): $(cat "$T/err$((i + 1))")"
+  done
+  note "6 seats of 3 concurrent matches, 6 uids: $(cut -d' ' -f2 <<<"$seen" | tr '\n' ' ')"
+}
+
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded arena kill
-                                  kill_moments)
+                                  kill_moments uids)
 for t in "${tests[@]}"; do
   "test_$t"
   echo "ok $t"
