@@ -2,21 +2,26 @@
 # The main job's tournament: every sample bot that can run here, a
 # round-robin of seed-paired games in parallel, then the leaderboard and
 # what to do next. The database is build/demo.db, made afresh each time.
+# DEMO_BUILD=DIR: another build folder; DEMO_DB=FILE: another database;
+# DEMO_GAMES=N: games a pairing (tests/scripts/test_demo.sh sets all three).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-db=build/demo.db
+build=${DEMO_BUILD:-build}
+build=${build#"$root/"}          # shown relative to the repository when inside it
+case $build in /*) bin=$build ;; *) bin=$root/$build ;; esac
+db=${DEMO_DB:-$build/demo.db}
 rm -f "$db" "$db-wal" "$db-shm"
-arena() { build/arena/arena --db "$db" "$@"; }
+arena() { "$build/arena/arena" --db "$db" "$@"; }
 add() { arena bot add "$1" --cmd "$2" --version 1.0 >/dev/null; }
 
 echo "demo: registering the sample bots (each plays a test match first)"
-add greedy "$root/build/agents/greedy"
-add random "$root/build/agents/random"
+add greedy "$bin/agents/greedy"
+add random "$bin/agents/random"
 # The search bots, at a small fixed budget so that the demo stays short
 # (agents/README.md: their strength grows with --playouts or --ms).
-add ismcts "$root/build/agents/ismcts --playouts 200"
-add pimc "$root/build/agents/pimc --playouts 8"
+add ismcts "$bin/agents/ismcts --playouts 200"
+add pimc "$bin/agents/pimc --playouts 8"
 if [ -f sdk/python/arena_bot/__init__.py ]; then
   add py-greedy "/usr/bin/python3 $root/agents/python/greedy_bot.py"
 fi
@@ -34,7 +39,7 @@ echo "demo: a round-robin, $games games a pairing, a match at a time per core"
 arena tournament --format round-robin --games "$games" --seed 2026
 echo
 arena crosstable
-A="build/arena/arena --db $db"
+A="$build/arena/arena --db $db"
 echo
 echo "Next: the demo's database is $db; the arena's commands take it with --db."
 printf '  %s\n      %s\n' \
