@@ -108,7 +108,7 @@ teardown() {
          podman network ls --filter "name=$R" --format 'network {{.Name}}'
          podman images --format 'image {{.Repository}}:{{.Tag}}' | grep -F ":$R"
          new_volumes)
-  [ -z "$left" ] || { echo "test-containers: left behind:" $left >&2; status=1; }
+  [ -z "$left" ] || { echo "test-containers: left behind: $(echo "$left" | paste -sd , -)" >&2; status=1; }
   step "done (status $status)"
   exit $status
 }
