@@ -11,7 +11,7 @@ scripts/install-deps.sh
 echo "demo: building the referee, the arena and the sample bots into build/"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 mkdir -p build
-cmake --build build -j"$(nproc)" --target arena referee agent_random agent_greedy agent_ismcts agent_pimc \
+cmake --build build -j"$(nproc)" --target arena referee arena-bot-init agent_random agent_greedy agent_ismcts agent_pimc \
   >build/demo-build.log 2>&1 ||
   { tail -n 30 build/demo-build.log >&2; echo "demo: the build failed (build/demo-build.log)" >&2; exit 1; }
 exec scripts/demo-tournament.sh
