@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in cppcheck clang-tidy cmake python3; do
   command -v $tool >/dev/null ||
-    { echo "lint: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 2; }
+    { echo "lint: $tool is missing (scripts/install-deps.sh --test installs it)" >&2; exit 2; }
 done
 dir=build-lint
 cmake -S . -B $dir -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null

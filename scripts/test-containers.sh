@@ -29,8 +29,13 @@
 # workers to 3 replicas and waits for 24.
 #
 # Every container, pod, volume and network it makes carries a name unique
-# to the run and is removed at exit, whatever happens; the images' tags too
-# (their layers stay as podman's build cache).
+# to the run and is removed at exit, whatever happens, containers with their
+# anonymous volumes (the arena image's VOLUME /data); the images' tags too
+# (their layers stay as podman's build cache). The teardown fails the run if
+# any of them is left, or any volume that appeared during the run and no
+# other run's container uses. What stays on the host: the packages of
+# scripts/install-container-deps.sh, the base image localhost/debian:bookworm
+# and the build cache (`podman image prune -a` removes them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,9 +60,22 @@ WORKER_IMAGE=localhost/arena-worker:$R
 GAMES=4 KUBE_WORKERS=3 LADDER_MATCHES=24
 [ "$mode" = short ] && GAMES=2 KUBE_WORKERS=2 LADDER_MATCHES=8
 T0=$(date +%s)
+VOLUMES_BEFORE=$(podman volume ls -q | sort)
 
 step() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The volumes that appeared since the run began and are not another run's
+# (named by it, or used by a container of its): this run's named volumes
+# and the anonymous ones its containers left.
+new_volumes() {
+  local v
+  for v in $(comm -13 <(echo "$VOLUMES_BEFORE") <(podman volume ls -q | sort)); do
+    case $v in arena-t*) [ "${v#"$R"}" != "$v" ] || continue ;; esac
+    [ -z "$(podman ps -a --filter "volume=$v" -q)" ] || continue
+    echo "volume $v"
+  done
+}
 
 teardown() {
   local status=$?
@@ -74,7 +92,7 @@ teardown() {
     podman pod rm -f -t 0 "$p" >/dev/null 2>&1
   done
   for c in $(podman ps -a --filter "name=$R" --format '{{.Names}}'); do
-    podman rm -f -t 0 "$c" >/dev/null 2>&1
+    podman rm -f -v -t 0 "$c" >/dev/null 2>&1
   done
   for v in $(podman volume ls --filter "name=$R" --format '{{.Name}}'); do
     podman volume rm -f "$v" >/dev/null 2>&1
@@ -85,9 +103,12 @@ teardown() {
   podman untag "$ARENA_IMAGE" >/dev/null 2>&1
   podman untag "$WORKER_IMAGE" >/dev/null 2>&1
   rm -rf "$WORK"
-  left=$(podman ps -a --filter "name=$R" -q; podman pod ls --filter "name=$R" -q;
-         podman volume ls --filter "name=$R" -q; podman network ls --filter "name=$R" -q)
-  [ -z "$left" ] || { echo "test-containers: left behind: $left" >&2; status=1; }
+  left=$(podman ps -a --filter "name=$R" --format 'container {{.Names}}'
+         podman pod ls --filter "name=$R" --format 'pod {{.Name}}'
+         podman network ls --filter "name=$R" --format 'network {{.Name}}'
+         podman images --format 'image {{.Repository}}:{{.Tag}}' | grep -F ":$R"
+         new_volumes)
+  [ -z "$left" ] || { echo "test-containers: left behind: $(echo "$left" | paste -sd , -)" >&2; status=1; }
   step "done (status $status)"
   exit $status
 }
@@ -274,7 +295,7 @@ expect_tournament "$ca" 4
 [ "$(played "$R-curve-plain")" -eq 0 ] || fail "a worker without keys played"
 [ "$(played "$R-curve-rogue")" -eq 0 ] || fail "a worker with an unlisted key played"
 echo "   the listed worker played 4 of 4; without keys: 0, with an unlisted key: 0 ($(podman logs "$R-curve-rogue" 2>&1 | grep -m1 refused))"
-podman rm -f -t 0 "$ca" "$R-curve-plain" "$R-curve-rogue" "$R-curve-worker" >/dev/null
+podman rm -f -v -t 0 "$ca" "$R-curve-plain" "$R-curve-rogue" "$R-curve-worker" >/dev/null
 
 # ---- kube play ----------------------------------------------------------------
 

@@ -90,6 +90,11 @@ if [ "$WHICH" != browser ]; then
   node "$HERE/test_web_http.mjs" "$URL"
 fi
 if [ "$WHICH" != http ]; then
+  # The demo's install (scripts/install-deps.sh) leaves these out.
+  [ -d "$MODULES/playwright-core" ] && [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || {
+    echo "test_web_browser: needs chromium and web/node_modules/playwright-core: run scripts/install-deps.sh --test" >&2
+    exit 1
+  }
   node "$HERE/test_web_browser.mjs" "$URL" "$ROOT/show.txt" "$SHOTS" "$MODULES"
 fi
 kill -TERM "$SERVER"
