@@ -391,4 +391,22 @@ int  arena_db_check_ratings(arena_db *db, char *err, size_t size);
  * error. */
 int  arena_db_check_summaries(arena_db *db, char *err, size_t size);
 
+/* ---- the file itself (arena_db_care.c) ------------------------------------ */
+
+/* Hooks SQLite's error log so that a damaged page met by any query, in any
+ * database of this process, is remembered: call once, before the first
+ * database is opened. 0, or -1 when SQLite was started already. */
+int  arena_db_watch_damage(void);
+/* 1 once a query has met a damaged page since arena_db_watch_damage. */
+int  arena_db_damage_seen(void);
+/* PRAGMA quick_check over the whole file: 0 intact, 1 damaged (the first
+ * problem in err), -1 error. */
+int  arena_db_integrity(arena_db *db, char *err, size_t size);
+/* A consistent copy of the open database into the new file `path`
+ * (SQLite's online backup: writers in other processes go on), checked
+ * whole; nothing is left at path on failure. 0, or -1 with err. */
+int  arena_db_backup(arena_db *db, const char *path, char *err, size_t size);
+/* Removes a closed database file and its -wal and -shm. */
+void arena_db_unlink(const char *path);
+
 #endif
