@@ -375,7 +375,10 @@ static int cmd_tournament(int argc, char **argv)
     if (!run.quiet) {
         printf("tournament %" PRId64 " finished\n\n", tid);
         arena_match_filter f = { .tournament_id = tid };
-        if (arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
+        int event = arena_event_results(db, tid, stdout, err, sizeof err);
+        if (event > 0)
+            printf("\nElo over its matches:\n");
+        if (event < 0 || arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
             rc = ac_fail("%s", err);
     }
 out:
@@ -459,7 +462,8 @@ static int cmd_report(int argc, char **argv, const char *what)
         CLI_NUM("--tournament", CLI_I64, "ID", "that tournament's matches only", &tid, 1, 1e18),
         CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
                  &format),
-        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's matches only", &ladder),
+        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's matches only (a unique beginning "
+                "of its name will do)", &ladder),
         CLI_NUM("--players", CLI_INT, "N", "games of N seats only (default: a table for "
                 "each number of seats)", &players, 2, ARENA_MAX_SEATS),
         CLI_END,
@@ -484,15 +488,23 @@ static int cmd_report(int argc, char **argv, const char *what)
         arena_db_close(db);
         return ac_fail("no tournament %" PRId64, tid);
     }
-    if (ladder && (tid || arena_db_ladder_get(db, ladder, &l) != 0)) {
+    if (ladder && tid) {
         arena_db_close(db);
-        return ac_fail(tid ? "--ladder and --tournament choose different matches: give one"
-                           : "no ladder named '%s'", ladder);
+        return ac_fail("--ladder and --tournament choose different matches: give one");
+    }
+    if (ladder && arena_db_ladder_find(db, ladder, &l, err, sizeof err) != 0) {
+        arena_db_close(db);
+        return ac_fail("%s", err);
     }
     if (ladder)
         f.ladder_id = l.id;
-    int rc = 0;
-    if (!strcmp(what, "matches"))
+    int rc = 0, event = 0;
+    if (is_standings && tid && format == ARENA_TABLE &&          /* Swiss, knockout: theirs */
+        (event = arena_event_results(db, tid, stdout, err, sizeof err)) > 0)
+        printf("\nElo over its matches:\n");
+    if (event < 0)
+        rc = ac_fail("%s", err);
+    else if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
     else if ((!strcmp(what, "crosstable") &&
               arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0) ||
@@ -546,6 +558,7 @@ static const char usage[] =
     "  matches                every stored match: bots, result, reason and its detail\n"
     "  match MATCH_ID         one match: seats, result, time used, each bot's log\n"
     "  export MATCH_ID [FILE] write a match record, for referee replay and referee show\n"
+    "  export --tournament ID DIR | --ladder NAME DIR   every match's record into DIR\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  the file whole; stored ratings against a recompute\n"
