@@ -559,6 +559,7 @@ static const char usage[] =
     "  match MATCH_ID         one match: seats, result, time used, each bot's log\n"
     "  export MATCH_ID [FILE] write a match record, for referee replay and referee show\n"
     "  export --tournament ID DIR | --ladder NAME DIR   every match's record into DIR\n"
+    "  export MATCH_ID --html FILE   the match as one page to share (no server needed)\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
     "  check                  the file whole; stored ratings against a recompute\n"

@@ -20,6 +20,7 @@
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
+#include "web_page.h"
 
 static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record *rec,
                       const game_api **g)
@@ -279,21 +280,25 @@ static int export_many(arena_db *db, const arena_match_filter *f, const char *di
 
 static const char export_head[] =
     "usage: arena export MATCH_ID [FILE]\n"
+    "       arena export MATCH_ID --html FILE\n"
     "       arena export --tournament ID DIR | --ladder NAME DIR\n"
     "Writes a stored match record to FILE (default: standard output), or every match of a\n"
     "tournament or ladder to DIR as match-ID.rec (DIR made when missing), for referee\n"
-    "replay FILE and referee show FILE.\n";
+    "replay FILE and referee show FILE. --html writes one page that needs no server and\n"
+    "nothing from the internet: the replay viewer (board, decisions, each seat's view and\n"
+    "log) with the match inside, to share a game as a file.\n";
 
 int ac_export(int argc, char **argv)
 {
     int64_t tid = 0, id;
-    const char *ladder = NULL, *pos[2];
+    const char *ladder = NULL, *html = NULL, *pos[2];
     int n = 0;
     const cli_flag flags[] = {
         CLI_NUM("--tournament", CLI_I64, "ID", "every match of that tournament, into DIR", &tid,
                 1, 1e18),
         CLI_ARG("--ladder", CLI_STR, "NAME", "every match of that ladder (a unique beginning of "
                 "its name will do), into DIR", &ladder),
+        CLI_ARG("--html", CLI_STR, "FILE", "the match as one self-contained page", &html),
         CLI_END,
     };
     int parsed = ac_parse("export", flags, argc, argv, pos, &n, 2, export_head, NULL);
@@ -301,6 +306,8 @@ int ac_export(int argc, char **argv)
         return parsed == 1 ? 0 : 2;
     if (tid && ladder)
         return ac_fail("export: --tournament and --ladder choose different matches: give one");
+    if (html && (tid || ladder || n != 1))
+        return ac_fail("export --html FILE takes one MATCH_ID");
     if ((tid || ladder) && n != 1)
         return ac_fail("export --%s needs one DIR, the folder for the records",
                        tid ? "tournament" : "ladder");
@@ -323,6 +330,17 @@ int ac_export(int argc, char **argv)
     else if (tid || ladder) {
         f.ladder_id = ladder ? l.id : 0;
         rc = export_many(db, &f, pos[0]);
+    } else if (html) {
+        FILE *out = fopen(html, "w");
+        rc = out ? 0 : ac_fail("cannot write %s: %s", html, strerror(errno));
+        if (out && web_match_page(db, id, out, err, sizeof err) < 0)
+            rc = ac_fail("export --html: %s", err);
+        if (out && fclose(out) != 0 && rc == 0)
+            rc = ac_fail("cannot write %s", html);
+        if (rc)
+            unlink(html);
+        else
+            printf("wrote match %" PRId64 " to %s: open it in a browser\n", id, html);
     } else {
         arena_match m;
         int found = arena_db_match_get(db, id, &m);
