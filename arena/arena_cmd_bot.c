@@ -62,19 +62,21 @@ static const char add_head[] =
     "and TMPDIR: nothing of the arena's. It is tried first as bot test does, and refused if\n"
     "it cannot play.\n";
 
-/* word as a shell word: single-quoted unless every character is plain. */
-static int put_word(char *dst, size_t cap, size_t *len, const char *word)
+/* A shell word after the words in dst: prefix as it is (an assignment's
+ * "NAME="), then word, single-quoted unless every character is plain. */
+static int put_word(char *dst, size_t cap, size_t *len, const char *prefix, const char *word)
 {
     int plain = *word && !word[strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                            "0123456789_./+-@%:,=")];
     size_t at = *len;
-    at += (size_t)snprintf(dst + at, at < cap ? cap - at : 0, "%s%s", at ? " " : "",
+    if (at >= cap)
+        return -1;
+    at += (size_t)snprintf(dst + at, cap - at, "%s%s%s", at ? " " : "", prefix,
                            plain ? word : "'");
-    for (const char *p = word; !plain && *p; p++)
-        at += (size_t)snprintf(dst + at, at < cap ? cap - at : 0, *p == '\'' ? "'\\''" : "%c",
-                               *p);
-    if (!plain)
-        at += (size_t)snprintf(dst + at, at < cap ? cap - at : 0, "'");
+    for (const char *p = word; !plain && *p && at < cap; p++)
+        at += (size_t)snprintf(dst + at, cap - at, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && at < cap)
+        at += (size_t)snprintf(dst + at, cap - at, "'");
     *len = at;
     return at < cap ? 0 : -1;
 }
@@ -107,8 +109,12 @@ static int resolve_paths(arena_bot *b)
     size_t len = 0;
     int changed = 0, rc = 0;
     out[0] = 0;
-    for (char **a = c.assign; rc == 0 && !c.shell && *a; a++)
-        rc = put_word(out, sizeof out, &len, *a);
+    for (char **a = c.assign; rc == 0 && !c.shell && *a; a++) {
+        size_t name = strcspn(*a, "=");         /* NAME=VALUE: NAME stays unquoted */
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%.*s=", (int)(name < 250 ? name : 250), *a);
+        rc = put_word(out, sizeof out, &len, prefix, *a + name + ((*a)[name] == '='));
+    }
     for (int i = 0; rc == 0 && !c.shell && c.argv[i]; i++) {
         const char *w = c.argv[i];
         int relative = w[0] != '/' && w[0] != '-' &&
@@ -118,7 +124,7 @@ static int resolve_paths(arena_bot *b)
             w = path;
             changed = 1;
         }
-        rc = put_word(out, sizeof out, &len, w);
+        rc = put_word(out, sizeof out, &len, "", w);
     }
     ref_cmd_free(&c);
     if (rc < 0)

@@ -47,6 +47,11 @@ chmod +x "$tmp/home/start.sh" "$tmp/elsewhere/start.sh" "$tmp/elsewhere/bots/rnd
 grep -q "it runs $tmp/home/bots/rnd " "$tmp/out" || fail "the result not shown: $(cat "$tmp/out")"
 (cd "$tmp/home" && A bot add rel-arg --no-test --cmd "sh start.sh" >/dev/null) || fail "sh start.sh"
 (cd "$tmp/home" && A bot add rel-cwd --no-test --cwd bots --cmd ./rnd >/dev/null) || fail "--cwd"
+# A leading assignment stays one (its value quoted, not the word).
+(cd "$tmp/home" && A bot add env-rel --no-test --cmd "GREETING='a b' ./bots/rnd" >/dev/null) ||
+  fail "an assignment before a relative program"
+[ "$(sql "SELECT cmd FROM bots WHERE name = 'env-rel'")" = "GREETING='a b' $tmp/home/bots/rnd" ] ||
+  fail "the assignment: $(sql "SELECT cmd FROM bots WHERE name = 'env-rel'")"
 [ "$(sql "SELECT cmd || '|' || cwd FROM bots WHERE name LIKE 'rel-%' ORDER BY name")" = \
   "sh $tmp/home/start.sh|
 ./rnd|$tmp/home/bots
