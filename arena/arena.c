@@ -375,7 +375,10 @@ static int cmd_tournament(int argc, char **argv)
     if (!run.quiet) {
         printf("tournament %" PRId64 " finished\n\n", tid);
         arena_match_filter f = { .tournament_id = tid };
-        if (arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
+        int event = arena_event_results(db, tid, stdout, err, sizeof err);
+        if (event > 0)
+            printf("\nElo over its matches:\n");
+        if (event < 0 || arena_standings(db, &f, ARENA_TABLE, stdout, err, sizeof err) < 0)
             rc = ac_fail("%s", err);
     }
 out:
@@ -459,7 +462,8 @@ static int cmd_report(int argc, char **argv, const char *what)
         CLI_NUM("--tournament", CLI_I64, "ID", "that tournament's matches only", &tid, 1, 1e18),
         CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
                  &format),
-        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's matches only", &ladder),
+        CLI_ARG("--ladder", CLI_STR, "NAME", "that ladder's matches only (a unique beginning "
+                "of its name will do)", &ladder),
         CLI_NUM("--players", CLI_INT, "N", "games of N seats only (default: a table for "
                 "each number of seats)", &players, 2, ARENA_MAX_SEATS),
         CLI_END,
@@ -484,15 +488,23 @@ static int cmd_report(int argc, char **argv, const char *what)
         arena_db_close(db);
         return ac_fail("no tournament %" PRId64, tid);
     }
-    if (ladder && (tid || arena_db_ladder_get(db, ladder, &l) != 0)) {
+    if (ladder && tid) {
         arena_db_close(db);
-        return ac_fail(tid ? "--ladder and --tournament choose different matches: give one"
-                           : "no ladder named '%s'", ladder);
+        return ac_fail("--ladder and --tournament choose different matches: give one");
+    }
+    if (ladder && arena_db_ladder_find(db, ladder, &l, err, sizeof err) != 0) {
+        arena_db_close(db);
+        return ac_fail("%s", err);
     }
     if (ladder)
         f.ladder_id = l.id;
-    int rc = 0;
-    if (!strcmp(what, "matches"))
+    int rc = 0, event = 0;
+    if (is_standings && tid && format == ARENA_TABLE &&          /* Swiss, knockout: theirs */
+        (event = arena_event_results(db, tid, stdout, err, sizeof err)) > 0)
+        printf("\nElo over its matches:\n");
+    if (event < 0)
+        rc = ac_fail("%s", err);
+    else if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
     else if ((!strcmp(what, "crosstable") &&
               arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0) ||
@@ -536,35 +548,6 @@ static int cmd_match(int argc, char **argv)
     return rc ? ac_fail("%s", err) : 0;
 }
 
-static int cmd_check(int argc, char **argv)
-{
-    if (argc || ac_help(argc, argv)) {
-        puts("usage: arena check    (stored ratings and per-bot summaries must equal a recompute\n"
-             "                        from the matches)");
-        return argc ? 2 : 0;
-    }
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    char err[512];
-    int rc = arena_db_check_ratings(db, err, sizeof err);
-    const char *what = "ratings";
-    if (rc == 0) {
-        rc = arena_db_check_summaries(db, err, sizeof err);
-        what = "per-bot summaries";
-    }
-    arena_db_close(db);
-    if (rc < 0)
-        return ac_fail("cannot check: %s", err);
-    if (rc > 0) {
-        fprintf(stderr, "arena: %s differ from the matches: %s\n", what, err);
-        return 1;
-    }
-    printf("ratings equal a recompute from the match table\n"
-           "per-bot summaries equal a recompute from the match seats\n");
-    return 0;
-}
-
 static const char usage[] =
     "usage: arena [--db FILE] COMMAND ...      (default database: ./arena.db)\n"
     "  bot add|list|...       register bots and versions; retire, disable, enable\n"
@@ -575,9 +558,12 @@ static const char usage[] =
     "  matches                every stored match: bots, result, reason and its detail\n"
     "  match MATCH_ID         one match: seats, result, time used, each bot's log\n"
     "  export MATCH_ID [FILE] write a match record, for referee replay and referee show\n"
+    "  export --tournament ID DIR | --ladder NAME DIR   every match's record into DIR\n"
+    "  export MATCH_ID --html FILE   the match as one page to share (no server needed)\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
-    "  check                  stored ratings against a recompute from the matches\n"
+    "  check                  the file whole; stored ratings against a recompute\n"
+    "  backup FILE            a consistent copy of the database, even while it is written\n"
     "  history BOT            a bot's rating over time: live Elo per match, or a ladder's fits\n"
     "  sprt A B [--play]      is A stronger than B by X Elo? fishtest's SPRT on seed pairs:\n"
     "                         over stored games, or playing pairs until it decides\n"
@@ -606,6 +592,49 @@ static int cmd_keygen(int argc, char **argv)
         return ac_fail("%s", err);
     printf("wrote %s (secret) and %s.pub\n", argv[0], argv[0]);
     return 0;
+}
+
+static int run_command(const char *cmd, int n, char **rest)
+{
+    if (!strcmp(cmd, "bot"))
+        return ac_bot(n, rest);
+    if (!strcmp(cmd, "ladder"))
+        return ac_ladder(n, rest);
+    if (!strcmp(cmd, "tournament"))
+        return cmd_tournament(n, rest);
+    if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
+        return cmd_report(n, rest, cmd);
+    if (!strcmp(cmd, "export"))
+        return ac_export(n, rest);
+    if (!strcmp(cmd, "match"))
+        return cmd_match(n, rest);
+    if (!strcmp(cmd, "replay"))
+        return ac_replay(n, rest);
+    if (!strcmp(cmd, "rerun"))
+        return ac_rerun(n, rest);
+    if (!strcmp(cmd, "check"))
+        return ac_check(n, rest);
+    if (!strcmp(cmd, "backup"))
+        return ac_backup(n, rest);
+    if (!strcmp(cmd, "history"))
+        return ac_history(n, rest);
+    if (!strcmp(cmd, "sprt"))
+        return ac_sprt(n, rest);
+    if (!strcmp(cmd, "keygen"))
+        return cmd_keygen(n, rest);
+    if (!strcmp(cmd, "serve"))
+        return web_serve_main(n, rest, ac_db_path);
+    if (!strcmp(cmd, "bench") && n > 0 && !strcmp(rest[0], "--web"))
+        return web_bench_main(n - 1, rest + 1);
+    if (!strcmp(cmd, "bench")) {
+        char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
+        cli_sibling("../referee/referee", referee, sizeof referee);
+        cli_sibling("../agents/random", bot, sizeof bot);
+        if (n > 0 && !strcmp(rest[0], "--ladder"))
+            return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
+        return arena_bench_main(n, rest, referee, bot);
+    }
+    return ac_fail("unknown command '%s' (see arena --help)", cmd);
 }
 
 int main(int argc, char **argv)
@@ -641,41 +670,6 @@ int main(int argc, char **argv)
         }
         rest[n++] = argv[k];
     }
-    if (!strcmp(cmd, "bot"))
-        return ac_bot(n, rest);
-    if (!strcmp(cmd, "ladder"))
-        return ac_ladder(n, rest);
-    if (!strcmp(cmd, "tournament"))
-        return cmd_tournament(n, rest);
-    if (!strcmp(cmd, "standings") || !strcmp(cmd, "crosstable") || !strcmp(cmd, "matches"))
-        return cmd_report(n, rest, cmd);
-    if (!strcmp(cmd, "export"))
-        return ac_export(n, rest);
-    if (!strcmp(cmd, "match"))
-        return cmd_match(n, rest);
-    if (!strcmp(cmd, "replay"))
-        return ac_replay(n, rest);
-    if (!strcmp(cmd, "rerun"))
-        return ac_rerun(n, rest);
-    if (!strcmp(cmd, "check"))
-        return cmd_check(n, rest);
-    if (!strcmp(cmd, "history"))
-        return ac_history(n, rest);
-    if (!strcmp(cmd, "sprt"))
-        return ac_sprt(n, rest);
-    if (!strcmp(cmd, "keygen"))
-        return cmd_keygen(n, rest);
-    if (!strcmp(cmd, "serve"))
-        return web_serve_main(n, rest, ac_db_path);
-    if (!strcmp(cmd, "bench") && n > 0 && !strcmp(rest[0], "--web"))
-        return web_bench_main(n - 1, rest + 1);
-    if (!strcmp(cmd, "bench")) {
-        char referee[PATH_MAX + 32], bot[PATH_MAX + 32];
-        cli_sibling("../referee/referee", referee, sizeof referee);
-        cli_sibling("../agents/random", bot, sizeof bot);
-        if (n > 0 && !strcmp(rest[0], "--ladder"))
-            return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
-        return arena_bench_main(n, rest, referee, bot);
-    }
-    return ac_fail("unknown command '%s' (see arena --help)", cmd);
+    arena_db_watch_damage();
+    return ac_damage_said(run_command(cmd, n, rest));
 }

@@ -53,12 +53,7 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
     double t = clk_mono_s() - t0;
     arena_db_close(db);
-    unlink(path);
-    char side[300];
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
+    arena_db_unlink(path);
     if (rc < 0) {
         fprintf(stderr, "arena: bench: %s\n", err);
         return -1;

@@ -74,6 +74,12 @@ int ac_sprt(int argc, char **argv);
 const volatile int *ac_catch_stops(void);
 /* arena history BOT (arena_cmd_history.c) */
 int ac_history(int argc, char **argv);
+/* arena check, arena backup FILE (arena_cmd_db.c) */
+int ac_check(int argc, char **argv);
+int ac_backup(int argc, char **argv);
+/* A command's exit code rc, after the damage line when a query met a
+ * damaged file (then 1 if rc was 0): what it is and what to do. */
+int ac_damage_said(int rc);
 /* arena ladder (arena_cmd_ladder.c) */
 int ac_ladder(int argc, char **argv);
 

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "arena_cmd.h"
 #include "arena_report.h"
 #include "arena_tourney.h"
+#include "ref_cmd.h"
 #include "ref_env.h"
 
 static const char bot_help[] =
@@ -60,6 +62,110 @@ static const char add_head[] =
     "and TMPDIR: nothing of the arena's. It is tried first as bot test does, and refused if\n"
     "it cannot play.\n";
 
+/* A shell word after the words in dst: prefix as it is (an assignment's
+ * "NAME="), then word, single-quoted unless every character is plain. */
+static int put_word(char *dst, size_t cap, size_t *len, const char *prefix, const char *word)
+{
+    int plain = *word && !word[strspn(word, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                           "0123456789_./+-@%:,=")];
+    size_t at = *len;
+    if (at >= cap)
+        return -1;
+    at += (size_t)snprintf(dst + at, cap - at, "%s%s%s", at ? " " : "", prefix,
+                           plain ? word : "'");
+    for (const char *p = word; !plain && *p && at < cap; p++)
+        at += (size_t)snprintf(dst + at, cap - at, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && at < cap)
+        at += (size_t)snprintf(dst + at, cap - at, "'");
+    *len = at;
+    return at < cap ? 0 : -1;
+}
+
+/* The bot runs from wherever the arena runs, so what it was given relative
+ * to the folder `bot add` ran in is made absolute there: --cwd, else the
+ * command's program when it names a path (./bot, bots/x) and each later
+ * word that names a file here (python3 bot.py). A command the shell must
+ * run (ref_cmd.h) is kept as given. 1 changed, 0 not, -1 after the error
+ * line. */
+static int resolve_paths(arena_bot *b)
+{
+    char here[2048];
+    if (!getcwd(here, sizeof here))
+        return ac_fail("bot add: cannot tell the current folder: %s", strerror(errno)), -1;
+    if (b->cwd[0] && b->cwd[0] != '/') {
+        char abs[sizeof b->cwd + 8];
+        const char *rel = strncmp(b->cwd, "./", 2) ? b->cwd : b->cwd + 2;
+        if ((size_t)snprintf(abs, sizeof abs, "%s/%s", here, rel) >= sizeof b->cwd)
+            return ac_fail("bot add: the folder %s/%s is too long", here, rel), -1;
+        memcpy(b->cwd, abs, strlen(abs) + 1);     /* it fits: checked above */
+        return 1;
+    }
+    if (b->cwd[0])
+        return 0;
+    ref_cmd c;
+    char err[256], out[sizeof b->cmd], path[4200];
+    if (ref_cmd_parse(&c, b->cmd, err, sizeof err) < 0)
+        return ac_fail("bot add: --cmd: %s", err), -1;
+    size_t len = 0;
+    int changed = 0, rc = 0;
+    out[0] = 0;
+    for (char **a = c.assign; rc == 0 && !c.shell && *a; a++) {
+        size_t name = strcspn(*a, "=");         /* NAME=VALUE: NAME stays unquoted */
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%.*s=", (int)(name < 250 ? name : 250), *a);
+        rc = put_word(out, sizeof out, &len, prefix, *a + name + ((*a)[name] == '='));
+    }
+    for (int i = 0; rc == 0 && !c.shell && c.argv[i]; i++) {
+        const char *w = c.argv[i];
+        int relative = w[0] != '/' && w[0] != '-' &&
+                       (i == 0 ? strchr(w, '/') != NULL : access(w, F_OK) == 0);
+        if (relative) {
+            snprintf(path, sizeof path, "%s/%s", here, strncmp(w, "./", 2) ? w : w + 2);
+            w = path;
+            changed = 1;
+        }
+        rc = put_word(out, sizeof out, &len, "", w);
+    }
+    ref_cmd_free(&c);
+    if (rc < 0)
+        return ac_fail("bot add: --cmd with its paths made absolute is longer than %zu bytes",
+                       sizeof b->cmd - 1), -1;
+    if (changed)
+        snprintf(b->cmd, sizeof b->cmd, "%s", out);
+    return changed;
+}
+
+/* What the database would refuse, found before the bot's check runs (it
+ * takes seconds): a folder for a new database that does not exist, or a
+ * name and version registered already. 0, or -1 after the error line. */
+static int refused_early(const arena_bot *b)
+{
+    if (access(ac_db_path, F_OK) != 0) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", ac_db_path);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            slash[slash == dir] = 0;        /* "/x.db" is in "/" */
+        if (slash && access(dir, F_OK) != 0)
+            return ac_fail("bot add: no folder %s for the database %s", dir, ac_db_path), -1;
+        return 0;
+    }
+    arena_db *db = ac_open(0);
+    if (!db)
+        return -1;
+    char ref[sizeof b->name + sizeof b->version + 1];
+    snprintf(ref, sizeof ref, "%s%s%s", b->name, b->version[0] ? "@" : "", b->version);
+    arena_bot got;
+    int found = arena_db_bot_by_name(db, ref, &got);
+    arena_db_close(db);
+    if (found == 0 && !b->version[0])
+        return ac_fail("a bot named %s is already registered (a new version needs --version)",
+                       b->name), -1;
+    if (found == 0)
+        return ac_fail("%s version %s is already registered", b->name, b->version), -1;
+    return 0;
+}
+
 static int bot_add(int argc, char **argv)
 {
     char err[512];
@@ -90,6 +196,11 @@ static int bot_add(int argc, char **argv)
     int test = !no_test;
     if (!b.cmd[0])
         return ac_fail("bot add: --cmd is required");
+    if (refused_early(&b) < 0)
+        return 2;
+    int resolved = resolve_paths(&b);
+    if (resolved < 0)
+        return 2;
     if (b.cwd[0] && access(b.cwd, X_OK) != 0)
         return ac_fail("bot add: no directory %s", b.cwd);
     if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
@@ -110,6 +221,9 @@ static int bot_add(int argc, char **argv)
         printf("added bot %s, a new version (rated apart from the one before)\n", got.label);
     else if (rc == 0)
         printf("added bot %s\n", b.name);
+    if (rc == 0 && resolved)
+        printf("  it runs %s%s%s (relative paths resolved against this folder)\n", b.cmd,
+               b.cwd[0] ? " in " : "", b.cwd);
     arena_db_close(db);
     return rc < 0 ? ac_fail("%s", err) : 0;
 }

@@ -96,7 +96,7 @@ static int seat_report(FILE *out, const char *label, int seat, const ref_record 
     }
     fprintf(out, ", %d decisions", mine);
     if (culprit)
-        fprintf(out, "; protocol error: %s (%s)\n", r->reason, r->detail);
+        fprintf(out, "; it forfeited: %s (%s)\n", r->reason, r->detail);
     else if (r->culprit >= 0)
         fprintf(out, "; the random bot forfeited: %s (%s)\n", r->reason, r->detail);
     else

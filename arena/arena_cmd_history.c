@@ -118,8 +118,9 @@ static int history(arena_db *db, const char *ref, const char *ladder, int format
     arena_ladder l;
     if (arena_db_bot_by_name(db, ref, &bot) != 0)
         return ac_fail("no bot '%s' (arena bot list shows them)", ref);
-    if (ladder && arena_db_ladder_get(db, ladder, &l) != 0)
-        return ac_fail("no ladder named '%s'", ladder);
+    char err[256];
+    if (ladder && arena_db_ladder_find(db, ladder, &l, err, sizeof err) != 0)
+        return ac_fail("%s", err);
     if (ladder) {
         int64_t *at = NULL;
         arena_fit_row *rows = NULL;

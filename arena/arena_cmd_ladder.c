@@ -22,15 +22,17 @@ static const char ladder_head[] =
     "or retired from another shell are picked up within seconds.\n";
 static const char ladder_tail[] =
     "The game's own options are the flags from --option on (see `referee games`).\n"
-    "Without --name a ladder is named after its game and options, so the same command finds\n"
-    "its ladder again and goes on: no match lost, none counted twice. Several ladders share\n"
-    "one database. On a stop, running matches have --grace seconds to finish and be stored.\n"
+    "Without --name the same command finds its ladder (of the same game and options) again\n"
+    "and goes on: no match lost, none counted twice; a new one is named after its game\n"
+    "(warchest; warchest-2 for another of other options). Several ladders share one\n"
+    "database; --ladder NAME in other commands takes a unique beginning of a name. On a stop, running matches have --grace seconds to finish and be stored.\n"
     "With --gate sprt a new version (bot add NAME --version V, an older version active)\n"
     "is on trial: it plays only that older version, in seed pairs, until the SPRT over\n"
     "their games accepts H1 (it joins the ladder) or H0 (it is disabled with the reason),\n"
     "or --gate-max-games pass undecided (disabled as inconclusive). arena bot list shows\n"
     "it as trial with the test's state; a stopped ladder goes on with the trial where it\n"
-    "was. arena bot enable after a failed gate lets the version in anyway.\n"
+    "was. arena bot enable after a failed gate lets the version in anyway. A version that\n"
+    "passes plays beside the one it beat, unless --retire-old retires that one.\n"
     "See it with: arena standings --ladder NAME; arena bot list (statuses and reasons).\n";
 
 int ac_ladder(int argc, char **argv)
@@ -46,7 +48,7 @@ int ac_ladder(int argc, char **argv)
     cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
     const cli_flag own[] = {
-        CLI_ARG("--name", CLI_STR, "NAME", "the ladder (default: its game and options)",
+        CLI_ARG("--name", CLI_STR, "NAME", "the ladder (default: the one of this game and options, else a new one named after the game)",
                 &o.name),
         CLI_NUM("--max-forfeits", CLI_INT, "N", "disable a bot after N forfeits in a row "
                 "(crash, timeout, protocol error) here, with the reason (default 5; 0: never)",
@@ -67,6 +69,8 @@ int ac_ladder(int argc, char **argv)
                 "until stopped)", &o.matches, 1, (int64_t)1 << 40),
         CLI_ARG("--gate", CLI_STR, "sprt", "a new version first plays its previous version "
                 "and joins only if the SPRT accepts H1 (default: no gate)", &gate),
+        CLI_ARG("--retire-old", CLI_SWITCH, NULL, "--gate sprt: a version that passes retires "
+                "the one it beat (default: both play on)", &o.retire_old),
         CLI_NUM("--gate-elo0", CLI_F64, "E", "the gate's H0: elo <= E (default 0)",
                 &o.gate.p.elo0, -1000, 1000),
         CLI_NUM("--gate-elo1", CLI_F64, "E", "the gate's H1: elo >= E (default 10)",
@@ -90,6 +94,9 @@ int ac_ladder(int argc, char **argv)
     if (gate && strcmp(gate, "sprt"))
         return ac_fail("--gate wants sprt, not '%s'", gate);
     o.gate.on = gate != NULL;
+    if (o.retire_old && !o.gate.on)
+        return ac_fail("--retire-old retires the version a new one beats at its gate: give "
+                       "--gate sprt too");
     if (o.gate.p.elo0 >= o.gate.p.elo1)
         return ac_fail("--gate-elo0 %g must be below --gate-elo1 %g", o.gate.p.elo0,
                        o.gate.p.elo1);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <limits.h>
 #include "arena_cmd.h"
@@ -19,6 +20,7 @@
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
+#include "web_page.h"
 
 static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record *rec,
                       const game_api **g)
@@ -231,37 +233,134 @@ out:
     return rc;
 }
 
-int ac_export(int argc, char **argv)
+/* One match's record into the open file out: 0, or -1. */
+static int write_record(const arena_match *m, FILE *out)
 {
-    if (ac_help(argc, argv) || argc < 1 || argc > 2) {
-        puts("usage: arena export MATCH_ID [FILE]\n"
-             "Writes the stored match record to FILE (default: standard output), for\n"
-             "referee replay FILE and referee show FILE.");
-        return argc >= 1 && argc <= 2 ? 0 : 2;
-    }
-    int64_t id;
-    if (kv_i64(argv[0], 1, INT64_MAX, &id) < 0)
-        return ac_fail("a match number is wanted, not '%s'", argv[0]);
-    arena_db *db = ac_open(0);
-    if (!db)
-        return 2;
-    arena_match m;
-    int found = arena_db_match_get(db, id, &m);
-    arena_db_close(db);
-    if (found != 0)
-        return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
-    int rc = 0;
-    FILE *out = argc == 2 ? fopen(argv[1], "w") : stdout;
-    if (!out) {
-        rc = ac_fail("cannot write %s: %s", argv[1], strerror(errno));
-    } else {
-        int bad = !m.record || fputs(m.record, out) == EOF;
-        bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;   /* closed either way */
+    return m->record && fputs(m->record, out) != EOF ? 0 : -1;
+}
+
+/* Every match a tournament or ladder chose into dir, match-ID.rec each
+ * (the folder made when missing). 0, or 2 or 1 after the error line. */
+static int export_many(arena_db *db, const arena_match_filter *f, const char *dir)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return ac_fail("cannot make the folder %s: %s", dir, strerror(errno));
+    arena_match *list;
+    int n = arena_db_match_list(db, f, &list);
+    if (n < 0)
+        return ac_fail("cannot read the matches");
+    int rc = 0, wrote = 0;
+    for (int k = 0; k < n && rc == 0; k++) {
+        char path[PATH_MAX];
+        arena_match m;
+        if ((size_t)snprintf(path, sizeof path, "%s/match-%" PRId64 ".rec", dir, list[k].id) >=
+            sizeof path) {
+            rc = ac_fail("the folder's name is too long");
+            break;
+        }
+        if (arena_db_match_get(db, list[k].id, &m) != 0) {
+            rc = ac_fail("cannot read match %" PRId64, list[k].id);
+            break;
+        }
+        FILE *out = fopen(path, "w");
+        int bad = !out || write_record(&m, out) < 0;
+        bad |= out && fclose(out) != 0;
+        arena_match_free(&m);
         if (bad)
-            rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
-                         argc == 2 ? " to " : "", argc == 2 ? argv[1] : "");
+            rc = (ac_fail("cannot write %s: %s", path, strerror(errno)), 1);
+        else
+            wrote++;
     }
-    arena_match_free(&m);
+    free(list);
+    if (rc == 0)
+        printf("wrote %d record%s to %s (referee replay FILE, referee show FILE)\n", wrote,
+               wrote == 1 ? "" : "s", dir);
     return rc;
 }
 
+static const char export_head[] =
+    "usage: arena export MATCH_ID [FILE]\n"
+    "       arena export MATCH_ID --html FILE\n"
+    "       arena export --tournament ID DIR | --ladder NAME DIR\n"
+    "Writes a stored match record to FILE (default: standard output), or every match of a\n"
+    "tournament or ladder to DIR as match-ID.rec (DIR made when missing), for referee\n"
+    "replay FILE and referee show FILE. --html writes one page that needs no server and\n"
+    "nothing from the internet: the replay viewer (board, decisions, each seat's view and\n"
+    "log) with the match inside, to share a game as a file.\n";
+
+int ac_export(int argc, char **argv)
+{
+    int64_t tid = 0, id;
+    const char *ladder = NULL, *html = NULL, *pos[2];
+    int n = 0;
+    const cli_flag flags[] = {
+        CLI_NUM("--tournament", CLI_I64, "ID", "every match of that tournament, into DIR", &tid,
+                1, 1e18),
+        CLI_ARG("--ladder", CLI_STR, "NAME", "every match of that ladder (a unique beginning of "
+                "its name will do), into DIR", &ladder),
+        CLI_ARG("--html", CLI_STR, "FILE", "the match as one self-contained page", &html),
+        CLI_END,
+    };
+    int parsed = ac_parse("export", flags, argc, argv, pos, &n, 2, export_head, NULL);
+    if (parsed)
+        return parsed == 1 ? 0 : 2;
+    if (tid && ladder)
+        return ac_fail("export: --tournament and --ladder choose different matches: give one");
+    if (html && (tid || ladder || n != 1))
+        return ac_fail("export --html FILE takes one MATCH_ID");
+    if ((tid || ladder) && n != 1)
+        return ac_fail("export --%s needs one DIR, the folder for the records",
+                       tid ? "tournament" : "ladder");
+    if (!tid && !ladder && n < 1)
+        return ac_fail("export needs a MATCH_ID, or --tournament ID DIR, or --ladder NAME DIR");
+    if (!tid && !ladder && kv_i64(pos[0], 1, INT64_MAX, &id) < 0)
+        return ac_fail("a match number is wanted, not '%s'", pos[0]);
+    arena_db *db = ac_open(0);
+    if (!db)
+        return 2;
+    char err[512];
+    arena_tournament t;
+    arena_ladder l;
+    arena_match_filter f = { .tournament_id = tid };
+    int rc;
+    if (tid && arena_db_tournament_get(db, tid, &t) != 0)
+        rc = ac_fail("no tournament %" PRId64, tid);
+    else if (ladder && arena_db_ladder_find(db, ladder, &l, err, sizeof err) != 0)
+        rc = ac_fail("%s", err);
+    else if (tid || ladder) {
+        f.ladder_id = ladder ? l.id : 0;
+        rc = export_many(db, &f, pos[0]);
+    } else if (html) {
+        FILE *out = fopen(html, "w");
+        rc = out ? 0 : ac_fail("cannot write %s: %s", html, strerror(errno));
+        if (out && web_match_page(db, id, out, err, sizeof err) < 0)
+            rc = ac_fail("export --html: %s", err);
+        if (out && fclose(out) != 0 && rc == 0)
+            rc = ac_fail("cannot write %s", html);
+        if (rc)
+            unlink(html);
+        else
+            printf("wrote match %" PRId64 " to %s: open it in a browser\n", id, html);
+    } else {
+        arena_match m;
+        int found = arena_db_match_get(db, id, &m);
+        arena_db_close(db);
+        if (found != 0)
+            return ac_fail(found > 0 ? "no match %" PRId64 : "cannot read match %" PRId64, id);
+        rc = 0;
+        FILE *out = n == 2 ? fopen(pos[1], "w") : stdout;
+        if (!out) {
+            rc = ac_fail("cannot write %s: %s", pos[1], strerror(errno));
+        } else {
+            int bad = write_record(&m, out) < 0;
+            bad |= out == stdout ? fflush(out) != 0 : fclose(out) != 0;   /* closed either way */
+            if (bad)
+                rc = ac_fail("cannot write the record of match %" PRId64 "%s%s", id,
+                             n == 2 ? " to " : "", n == 2 ? pos[1] : "");
+        }
+        arena_match_free(&m);
+        return rc;
+    }
+    arena_db_close(db);
+    return rc;
+}

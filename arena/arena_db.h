@@ -112,6 +112,10 @@ int  arena_db_bot_set_status(arena_db *db, const char *ref, const char *status,
  * disable). Only an active bot changes: 0 changed, 1 not active, -1 error. */
 int  arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *err,
                              size_t size);
+/* Retires an active bot by id (a ladder's --retire-old): 0, 1 not active,
+ * -1 error. */
+int  arena_db_bot_retire_id(arena_db *db, int64_t id, const char *reason, char *err,
+                            size_t size);
 /* An active bot's reason, its status and status time unchanged (the
  * ladder's gate notes). 0 changed, 1 not active, -1 with err. */
 int  arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *err,
@@ -287,6 +291,16 @@ typedef struct arena_ladder {
  * creates it with l's game, options and seed (0). -1 with err. */
 int  arena_db_ladder_open(arena_db *db, arena_ladder *l, char *err, size_t size);
 int  arena_db_ladder_get(arena_db *db, const char *name, arena_ladder *out);  /* 0, 1, -1 */
+/* The ladder named ref, else the one ladder whose name begins with ref:
+ * 0 found; 1 none, 2 several (err says which), -1 error (err). */
+int  arena_db_ladder_find(arena_db *db, const char *ref, arena_ladder *out, char *err,
+                          size_t size);
+/* The name a ladder of this game and options gets without --name: the
+ * oldest such ladder's (the same command goes on with it), else the
+ * game's name, or GAME-2, GAME-3... when that is taken by a ladder of
+ * other options. 0, or -1 (a database error, or no room in name). */
+int  arena_db_ladder_default(arena_db *db, const char *game, const char *options, char *name,
+                             size_t size);
 
 /* How a bot has done in a ladder: matches, and the forfeits it made in a
  * row in its latest matches there (up to `max`): their count, the last
@@ -390,5 +404,23 @@ int  arena_db_check_ratings(arena_db *db, char *err, size_t size);
  * stored ones. 0 equal, 1 different (the first difference in err), -1
  * error. */
 int  arena_db_check_summaries(arena_db *db, char *err, size_t size);
+
+/* ---- the file itself (arena_db_care.c) ------------------------------------ */
+
+/* Hooks SQLite's error log so that a damaged page met by any query, in any
+ * database of this process, is remembered: call once, before the first
+ * database is opened. 0, or -1 when SQLite was started already. */
+int  arena_db_watch_damage(void);
+/* 1 once a query has met a damaged page since arena_db_watch_damage. */
+int  arena_db_damage_seen(void);
+/* PRAGMA quick_check over the whole file: 0 intact, 1 damaged (the first
+ * problem in err), -1 error. */
+int  arena_db_integrity(arena_db *db, char *err, size_t size);
+/* A consistent copy of the open database into the new file `path`
+ * (SQLite's online backup: writers in other processes go on), checked
+ * whole; nothing is left at path on failure. 0, or -1 with err. */
+int  arena_db_backup(arena_db *db, const char *path, char *err, size_t size);
+/* Removes a closed database file and its -wal and -shm. */
+void arena_db_unlink(const char *path);
 
 #endif

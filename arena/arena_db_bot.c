@@ -361,7 +361,7 @@ static const char BOT_NOTE_ACTIVE[] =
     "UPDATE bots SET status_reason = :reason"
     " WHERE id = :id AND removed_at IS NULL AND status = :status";
 
-/* An active bot's new status (disabled) or note (active): 0 changed, 1
+/* An active bot's new status (disabled, retired) or note (active): 0 changed, 1
  * not active, -1 with err. */
 static int change_active(arena_db *db, const char *sql, int64_t id, const char *status,
                          const char *reason, char *err, size_t size)
@@ -380,6 +380,12 @@ int arena_db_bot_disable_id(arena_db *db, int64_t id, const char *reason, char *
                             size_t size)
 {
     return change_active(db, BOT_DISABLE_ACTIVE, id, "disabled", reason, err, size);
+}
+
+int arena_db_bot_retire_id(arena_db *db, int64_t id, const char *reason, char *err,
+                           size_t size)
+{
+    return change_active(db, BOT_DISABLE_ACTIVE, id, "retired", reason, err, size);
 }
 
 int arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *err, size_t size)

@@ -97,6 +97,85 @@ int arena_db_ladder_open(arena_db *db, arena_ladder *l, char *err, size_t size)
     return r == 0 ? 1 : 0;
 }
 
+static const char L_PREFIX[] =
+    "SELECT name FROM ladders WHERE substr(name, 1, length(:prefix)) = :prefix"
+    " ORDER BY name LIMIT 4";
+
+int arena_db_ladder_find(arena_db *db, const char *ref, arena_ladder *out, char *err,
+                         size_t size)
+{
+    int got = arena_db_ladder_get(db, ref, out);
+    if (got != 1) {
+        if (got < 0)
+            adb_sqlerr(db, err, size, "cannot read the ladders");
+        return got;
+    }
+    sqlite3_stmt *st = adb_stmt(db, L_PREFIX);
+    if (!st)
+        return adb_sqlerr(db, err, size, "cannot read the ladders");
+    char names[4][128];
+    int n = 0, rc = adb_bind_text(st, ":prefix", ref);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        adb_col_text(st, 0, names[n], sizeof names[n]);
+        n++;
+        rc = SQLITE_OK;
+    }
+    adb_done(st);
+    if (rc != SQLITE_DONE)
+        return adb_sqlerr(db, err, size, "cannot read the ladders");
+    if (n == 0) {
+        adb_err(err, size, "no ladder named '%s'", ref);
+        return 1;
+    }
+    if (n > 1) {
+        adb_err(err, size, "'%s' begins the names of several ladders (%s, %s%s%s%s): give more "
+                "of one", ref, names[0], names[1], n > 2 ? ", " : "", n > 2 ? names[2] : "",
+                n > 3 ? ", ..." : "");
+        return 2;
+    }
+    got = arena_db_ladder_get(db, names[0], out);
+    if (got != 0)
+        adb_sqlerr(db, err, size, "cannot read the ladders");
+    return got;
+}
+
+static const char L_SAME[] =
+    "SELECT name FROM ladders WHERE game = :game AND options = :options ORDER BY id LIMIT 1";
+static const char L_TAKEN[] = "SELECT 1 FROM ladders WHERE name = :name";
+
+int arena_db_ladder_default(arena_db *db, const char *game, const char *options, char *name,
+                            size_t size)
+{
+    sqlite3_stmt *st = adb_stmt(db, L_SAME);
+    int rc = st ? SQLITE_OK : SQLITE_ERROR;
+    ADB_BIND(adb_bind_text(st, ":game", game));
+    ADB_BIND(adb_bind_text(st, ":options", options));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        adb_col_text(st, 0, name, size);
+    adb_done(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    if (rc != SQLITE_DONE)
+        return -1;
+    for (int k = 1; k < 1000000; k++) {
+        if ((size_t)(k == 1 ? snprintf(name, size, "%s", game)
+                            : snprintf(name, size, "%s-%d", game, k)) >= size)
+            return -1;
+        st = adb_stmt(db, L_TAKEN);
+        rc = st ? adb_bind_text(st, ":name", name) : SQLITE_ERROR;
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+        adb_done(st);
+        if (rc == SQLITE_DONE)
+            return 0;
+        if (rc != SQLITE_ROW)
+            return -1;
+    }
+    return -1;
+}
+
 /* ---- a bot's record in a ladder ---------------------------------------- */
 
 static const char L_GAMES[] =

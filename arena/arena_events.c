@@ -196,6 +196,8 @@ static int tie(int hi, int lo, int games, int base, int round, uint64_t seed,
 {
     int S = games + 2 * ARENA_KO_EXTRA_PAIRS;
     double diff = 0;
+    arena_ko_tie *t = &ev->tie[ev->nties++];
+    *t = (arena_ko_tie){ .round = round, .hi = hi, .lo = lo, .winner = -1 };
     for (int leg = 0, from = 0, n = games; leg <= ARENA_KO_EXTRA_PAIRS;
          leg++, from += n, n = 2) {
         int missing = 0;
@@ -205,6 +207,9 @@ static int tie(int hi, int lo, int games, int base, int round, uint64_t seed,
             if (s->stored) {
                 ev->points[hi] += s->score[flip];
                 ev->points[lo] += s->score[1 - flip];
+                t->points_hi += s->score[flip];
+                t->points_lo += s->score[1 - flip];
+                t->games++;
                 diff += s->score[flip] - s->score[1 - flip];
                 continue;
             }
@@ -216,9 +221,9 @@ static int tie(int hi, int lo, int games, int base, int round, uint64_t seed,
         if (missing)
             return -1;
         if (diff != 0)
-            return diff > 0 ? hi : lo;
+            return t->winner = diff > 0 ? hi : lo;
     }
-    return hi;                             /* level after every tie-break pair */
+    return t->winner = hi;                 /* level after every tie-break pair */
 }
 
 static void replay_knockout(int nbots, int games, uint64_t seed, const int *seed_order,
@@ -240,6 +245,8 @@ static void replay_knockout(int nbots, int games, uint64_t seed, const int *seed
                 w = a < 0 ? b : a;
                 assert(w >= 0);
                 ev->byes[w] = 1;
+                ev->tie[ev->nties++] = (arena_ko_tie){ .round = r, .hi = w, .lo = -1,
+                                                       .winner = w };
             } else {
                 int hi = seedpos[a] < seedpos[b] ? a : b, lo = hi == a ? b : a;
                 w = tie(hi, lo, games, base + ties * (games + 2 * ARENA_KO_EXTRA_PAIRS), r,

@@ -71,6 +71,17 @@ typedef struct arena_event_score {
     double score[2];              /* seat 0's and seat 1's */
 } arena_event_score;
 
+/* A knockout tie as replayed: the higher seed and the lower (-1: a bye),
+ * each one's points in the tie's games so far, and who went through (-1:
+ * not decided yet). Entrant indexes. */
+typedef struct arena_ko_tie {
+    int    round;                 /* 0-based */
+    int    hi, lo;
+    double points_hi, points_lo;
+    int    games;                 /* stored, tie-break pairs included */
+    int    winner;
+} arena_ko_tie;
+
 /* Where an event stands, replayed from its stored scores. */
 typedef struct arena_event {
     int    done;                  /* no game left to play */
@@ -85,6 +96,8 @@ typedef struct arena_event {
     int    rank[ARENA_EVENT_MAX_BOTS];       /* entrants best first (Swiss: ranking;
                                                 knockout: by round reached, then seed) */
     int    bye_bot;                          /* Swiss: the current round's bye, or -1 */
+    arena_ko_tie tie[ARENA_EVENT_MAX_BOTS];  /* knockout: the bracket so far, round by round */
+    int    nties;
 } arena_event;
 
 /* The plan's size (an upper bound for knockout), or -1 with a reason:

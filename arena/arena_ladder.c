@@ -34,13 +34,6 @@ void arena_ladder_default(arena_ladder_opts *o)
     arena_gate_default(&o->gate);
 }
 
-int arena_ladder_default_name(const arena_spec *spec, char *name, size_t size)
-{
-    size_t n = (size_t)snprintf(name, size, "%s%s%s", spec->game, spec->options[0] ? " " : "",
-                                spec->options);
-    return n < size ? 0 : -1;
-}
-
 /* A match handed to the pool and not yet back. */
 typedef struct flight {
     int used;
@@ -71,6 +64,7 @@ typedef struct ladder {
     int64_t planned, stored, abandoned, lost, since_fit;
     double t0, last_reload, last_fit, last_log;
     int tty, stopping;
+    int waiting;                  /* too few bots to pair, said */
     double stop_at;
     arena_lfit *lfit;             /* 2 seats: the fit's totals, kept as matches are stored */
     arena_ladder_stats st;
@@ -104,6 +98,34 @@ static int has_passed(const ladder *L, int64_t id)
     for (int i = 0; i < L->npassed; i++)
         if (L->passed[i] == id)
             return 1;
+    return 0;
+}
+
+/* list[i] passed its gate against g->opponent: with --retire-old the
+ * version it beat is retired (as fishtest merges a patch and Kaggle keeps
+ * the newest), else the log says it keeps playing. 0, or -1 with err. */
+static int retire_beaten(ladder *L, const arena_bot *list, int n, int i, const arena_gate *g,
+                         char *err, size_t size)
+{
+    const arena_bot *old = NULL;
+    for (int k = 0; k < n; k++)
+        if (list[k].id == g->opponent && !list[k].removed && !strcmp(list[k].status, "active"))
+            old = &list[k];
+    if (!old)
+        return 0;                  /* retired already (a run before), or set aside by hand */
+    if (!L->o->retire_old) {
+        say(L, "%s keeps playing beside %s (--retire-old retires the version a new one beats)",
+            old->label, list[i].label);
+        return 0;
+    }
+    char reason[sizeof old->reason];
+    int len = snprintf(reason, sizeof reason, "replaced by %s, which passed its SPRT gate "
+                       "against it in ladder %.60s", list[i].label, L->l.name);
+    if (len >= (int)sizeof reason)         /* a long label: the end says enough */
+        snprintf(reason, sizeof reason, "replaced by a version that passed its SPRT gate");
+    if (arena_db_bot_retire_id(L->db, old->id, reason, err, size) < 0)
+        return -1;
+    say(L, "%s retired: %s", old->label, reason);
     return 0;
 }
 
@@ -142,7 +164,7 @@ static int gate(ladder *L, const arena_bot *list, int n, int i, arena_gate *tria
         L->passed[L->npassed++] = list[i].id;
         rc = arena_db_bot_note_id(L->db, list[i].id, text, err, size);
         say(L, "%s %s: it joins the ladder", list[i].label, text);
-        return rc < 0 ? -1 : 0;
+        return rc < 0 || retire_beaten(L, list, n, i, &g, err, size) < 0 ? -1 : 0;
     }
     if (g.state == ARENA_GATE_FAILED || g.state == ARENA_GATE_CAPPED) {
         rc = arena_db_bot_disable_id(L->db, list[i].id, text, err, size);
@@ -162,6 +184,18 @@ static int gate(ladder *L, const arena_bot *list, int n, int i, arena_gate *tria
             L->o->gate.p.elo1, g.t.w + g.t.d + g.t.l);
     trials[(*ntrials)++] = g;
     return 1;
+}
+
+/* A ladder with too few active bots to pair plays nothing: it says so
+ * once, and how to add one, instead of waiting in silence. */
+static void say_waiting(ladder *L)
+{
+    int waiting = L->nbots < L->mm.seats && L->ntrials == 0;
+    if (waiting && !L->waiting)
+        say(L, "waiting for bots: %d active, a match needs %d; add one from another shell "
+            "(arena --db FILE bot add NAME --cmd CMD), it is picked up within %g s",
+            L->nbots, L->mm.seats, L->o->reload_s);
+    L->waiting = waiting;
 }
 
 /* Reads the active bots again, with their games in this ladder; says
@@ -222,6 +256,7 @@ static int reload(ladder *L, char *err, size_t size)
     L->trials = trials;
     L->ntrials = ntrials;
     L->last_reload = clk_mono_s();
+    say_waiting(L);
     return 0;
 }
 
@@ -509,8 +544,9 @@ static int open_ladder(ladder *L, char *err, size_t size)
     const arena_ladder_opts *o = L->o;
     if (o->name && o->name[0])
         snprintf(L->l.name, sizeof L->l.name, "%s", o->name);
-    else if (arena_ladder_default_name(L->spec, L->l.name, sizeof L->l.name) < 0) {
-        snprintf(err, size, "the game's options make too long a ladder name: give --name");
+    else if (arena_db_ladder_default(L->db, L->spec->game, L->spec->options, L->l.name,
+                                     sizeof L->l.name) < 0) {
+        snprintf(err, size, "cannot name the ladder: give --name");
         return -1;
     }
     snprintf(L->l.game, sizeof L->l.game, "%s", L->spec->game);
@@ -529,7 +565,7 @@ static int open_ladder(ladder *L, char *err, size_t size)
         say(L, "going on: %" PRId64 " matches stored, next seed pair %" PRId64, L->l.matches,
             L->pair);
     else
-        say(L, "started (seed %" PRIu64 ")", L->l.seed);
+        say(L, "started: %s %s (seed %" PRIu64 ")", L->l.game, L->l.options, L->l.seed);
     return 0;
 }
 

@@ -41,8 +41,9 @@ typedef struct arena_ladder_stats {
 } arena_ladder_stats;
 
 typedef struct arena_ladder_opts {
-    const char *name;             /* NULL or "": named after its game and options */
+    const char *name;             /* NULL or "": arena_db_ladder_default */
     int     max_forfeits;         /* forfeits in a row that disable a bot; 0: never */
+    int     retire_old;           /* a version that passes its gate retires the one it beat */
     int     per_bot;              /* matches a bot may be in at once, >= 2 (a seed pair) */
     int     fit_every;            /* refresh the BT fit every N stored matches... */
     double  fit_seconds;          /* ...or after this many seconds with new matches */
@@ -56,9 +57,6 @@ typedef struct arena_ladder_opts {
 
 void arena_ladder_default(arena_ladder_opts *o);
 
-/* The name a ladder gets without --name: "GAME OPTIONS". 0, or -1 if it
- * does not fit `size`. */
-int  arena_ladder_default_name(const arena_spec *spec, char *name, size_t size);
 
 /* Runs the ladder (its game, options and time control from spec; its
  * seed from spec->seed when it is created, else the stored one) until

@@ -298,7 +298,8 @@ static void print_heading(const table *t, int games, int blank, FILE *out)
     if (t->team_fit)
         fprintf(out, " (2 v 2; team = mean of its players)");
     else if (t->kind.seats > 2)
-        fprintf(out, " (every two seats of different teams count as a game)");
+        fprintf(out, " (games and w-d-l count matches; the elo fit takes every two seats of "
+                "different teams as a game)");
     fprintf(out, "\n");
 }
 

@@ -35,4 +35,9 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
  * rows; *out malloc'ed. Count, or -1 with err. */
 int arena_report_fit(arena_db *db, const arena_match_filter *kind, arena_fit_row **out,
                      char *err, size_t size);
+
+/* A Swiss or knockout tournament's own results (arena_event_report.c):
+ * Swiss points with byes and Buchholz, or the knockout's bracket. 1
+ * printed, 0 not such an event (nothing printed), -1 with err. */
+int arena_event_results(arena_db *db, int64_t tid, FILE *out, char *err, size_t size);
 #endif

@@ -383,6 +383,25 @@ static void event_free(event_state *e)
     free(e->submitted);
 }
 
+int arena_event_now(arena_db *db, const arena_spec *spec, int64_t tid, int *seed_order,
+                    arena_event *ev, char *err, size_t size)
+{
+    const char *why;
+    event_state e = { 0 };
+    int total = arena_spec_plan_size(spec, 2, &why);
+    if (total < 0) {
+        snprintf(err, size, "%s", why);
+        return -1;
+    }
+    int rc = event_start(&e, spec, total, db, tid, err, size);
+    if (rc == 0) {
+        memcpy(seed_order, e.seed_order, sizeof e.seed_order);
+        *ev = e.ev;
+    }
+    event_free(&e);
+    return rc;
+}
+
 /* ---- sharing a tournament with other arenas ------------------------------ */
 
 /* A claim lasts this long unless its arena renews it, which a live arena
@@ -582,13 +601,15 @@ static int finish(arena_db *db, int64_t tid, const arena_run *run, const share *
     arena_db_claims_drop(db, tid, 0, -1);
     if (run->keep_logs >= 0 && arena_db_logs_prune(db, run->keep_logs, err, size) < 0)
         return -1;
-    if (!run->quiet && done - ndone > sh->here)
-        fprintf(stderr, "arena: %d matches played here, %d by another arena, %d were stored "
-                "before\n", sh->here, done - ndone - sh->here, ndone);
+    int played = done - ndone;
+    if (!run->quiet && played > sh->here)
+        fprintf(stderr, "arena: %d match%s played here, %d by another arena, %d stored before\n",
+                sh->here, sh->here == 1 ? "" : "es", played - sh->here, ndone);
     else if (!run->quiet && ndone)
-        fprintf(stderr, "arena: %d matches played, %d were stored before\n", done - ndone, ndone);
+        fprintf(stderr, "arena: %d match%s played, %d stored before\n", played,
+                played == 1 ? "" : "es", ndone);
     else if (!run->quiet)
-        fprintf(stderr, "arena: %d matches played\n", done);
+        fprintf(stderr, "arena: %d match%s played\n", done, done == 1 ? "" : "es");
     return 0;
 }
 

@@ -57,6 +57,12 @@ void arena_spec_default(arena_spec *s);
  * its spec (for --resume, rerun): 0, or -1 for an unknown format. */
 void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t);
 int  arena_spec_from_tournament(const arena_tournament *t, arena_spec *s);
+/* A Swiss or knockout tournament replayed from its stored matches: its
+ * seed order (seed_order[ARENA_EVENT_MAX_BOTS]: entrants strongest first)
+ * and where it stands. 0, or -1 with err. */
+struct arena_event;
+int  arena_event_now(arena_db *db, const arena_spec *spec, int64_t tid, int *seed_order,
+                     struct arena_event *ev, char *err, size_t size);
 
 /* The seats and teams (distinct sides) of the spec's game and options.
  * 0, or -1 with err (an unknown game, options that make no game). */

@@ -280,6 +280,10 @@ int ref_worker_main(int argc, char **argv)
     int64_t parent_pid;
     if (parent) {
         prctl(PR_SET_PDEATHSIG, SIGTERM, 0L, 0L, 0L);
+        /* Ctrl-C at a terminal reaches the whole process group: the arena
+         * takes it, lets the running matches finish and stops its workers
+         * itself (SIGTERM), so a worker dying of it would only lose them. */
+        signal(SIGINT, SIG_IGN);
         if (kv_i64(parent, 1, INT32_MAX, &parent_pid) < 0 || getppid() != (pid_t)parent_pid)
             return 1;
     }

@@ -20,9 +20,12 @@ err=$(A tournament --games 3 r g 2>&1) && fail "odd --games accepted"
 err=$(A tournament --games 1000002 r g 2>&1) && fail "--games over the limit accepted"
 [[ "$err" == *"from 2 to 1000000"* ]] || fail "unclear error: $err"
 
-# A million games per pairing, stopped by SIGTERM, then by SIGINT (Ctrl-C).
-for sig in TERM INT; do
-  "$arena" --db "$tmp/a.db" tournament --games 1000000 --concurrency 2 --memory-mb 0 \
+# A million games per pairing, stopped by SIGTERM, then by SIGINT, then by
+# Ctrl-C at a terminal: SIGINT to the whole process group (GROUP; setsid
+# makes the arena its leader), which the workers leave to the arena.
+for sig in TERM INT GROUP; do
+  leader=; [ "$sig" = GROUP ] && leader=setsid
+  $leader "$arena" --db "$tmp/a.db" tournament --games 1000000 --concurrency 2 --memory-mb 0 \
     --rating-interval 4 r g \
     >"$tmp/out" 2>"$tmp/err" &
   pid=$!
@@ -37,10 +40,13 @@ for sig in TERM INT; do
   while [ "$(stored)" -lt $((before + 8)) ]; do sleep 0.1; done
   hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
   [ "$hwm" -lt 102400 ] || fail "the arena grew to $hwm kB with --games 1000000"
-  kill -s "$sig" "$pid"
+  if [ "$sig" = GROUP ]; then kill -s INT -- "-$pid"; else kill -s "$sig" "$pid"; fi
   rc=0; wait "$pid" || rc=$?
   pid=
   [ "$rc" -ne 0 ] || fail "SIG$sig: exit status 0"
+  [ "$sig" != GROUP ] || [ "$rc" = 130 ] || fail "Ctrl-C to the group: exit $rc"
+  ! grep -q "a worker stopped\|starting another" "$tmp/err" ||
+    fail "SIG$sig: workers died of it: $(grep worker "$tmp/err")"
   n=$(stored)
   grep -q "stopped: $n of 1000000 matches stored; run the same command again" "$tmp/err" ||
     fail "SIG$sig (rc $rc, $n stored): no count of what is stored: $(tail -2 "$tmp/err")"

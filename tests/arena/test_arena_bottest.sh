@@ -25,7 +25,7 @@ grep -q "^bot test --cmd: ok: plays both seats" <<<"$out" || fail "no verdict: $
 # A missing script: not started, the interpreter's complaint in the log tail.
 run A bot test --cmd "/usr/bin/python3 $tmp/missing_bot.py"
 [ "$rc" -eq 1 ] || fail "missing script: exit $rc: $out"
-grep -q "seat 0 v random: not started (no hello), 0 decisions; protocol error: crash" <<<"$out" ||
+grep -q "seat 0 v random: not started (no hello), 0 decisions; it forfeited: crash" <<<"$out" ||
   fail "missing script: no reason: $out"
 grep -q "No such file or directory" <<<"$out" || fail "missing script: no log tail: $out"
 grep -q "^bot test --cmd: FAILED: crash in seat 0 (.*status 2" <<<"$out" ||

@@ -375,7 +375,8 @@ after_crash() {
 # The last run played exactly $1 matches (jobs its workers ran), $2 having
 # been stored before it.
 played_exactly() {
-  grep -qx "arena: $1 matches played, $2 were stored before" "$T/err" ||
+  local s=es; [ "$1" = 1 ] && s=
+  grep -qx "arena: $1 match$s played, $2 stored before" "$T/err" ||
     fail "expected $1 matches played after $2 stored, got: $(grep played "$T/err")"
 }
 

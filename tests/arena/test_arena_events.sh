@@ -66,6 +66,32 @@ check_format knockout --format knockout --games 2 --seed 7
 n=$(played "$DIR/knockout-whole.db" | wc -l)
 [ "$n" -ge 8 ] && [ "$n" -le 24 ] || fail "knockout: $n matches, not 8..24"
 
+# Each event's own results before the Elo table: Swiss points (24 games'
+# points and 3 byes of 2) with Buchholz; the knockout's bracket: 5 bots, 3
+# byes and 4 ties, one winner, who lost no tie.
+"$ARENA" --db "$DIR/swiss-whole.db" standings --tournament 1 >"$DIR/swiss.txt" ||
+    fail "swiss standings"
+python3 - "$DIR/swiss.txt" <<'PY' || fail "swiss results: $(cat "$DIR/swiss.txt")"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[0].startswith("swiss, 3 rounds: points"), lines[0]
+rows = [l.split() for l in lines[2:7]]
+assert [r[0] for r in rows] == ["1", "2", "3", "4", "5"], rows
+points = [float(r[2]) for r in rows]
+assert sum(points) == 30 and points == sorted(points, reverse=True), points
+assert sum(int(r[4]) for r in rows) == 3 and max(int(r[4]) for r in rows) == 1, rows
+assert lines[7] == "" and lines[8] == "Elo over its matches:", lines[7:9]
+PY
+"$ARENA" --db "$DIR/knockout-whole.db" standings --tournament 1 >"$DIR/ko.txt" ||
+    fail "knockout standings"
+[ "$(grep -c ' bye$' "$DIR/ko.txt")" = 3 ] && [ "$(grep -c ' goes through' "$DIR/ko.txt")" = 4 ] &&
+  grep -q "^quarterfinals:$" "$DIR/ko.txt" && grep -q "^final:$" "$DIR/ko.txt" ||
+    fail "knockout bracket: $(cat "$DIR/ko.txt")"
+winner=$(sed -n 's/^winner: //p' "$DIR/ko.txt")
+[ -n "$winner" ] && [ "$(grep -c "goes through" "$DIR/ko.txt")" -ge 1 ] &&
+  ! grep "goes through" "$DIR/ko.txt" | grep -v "$winner goes through" |
+    grep -q "\] $winner " || fail "the winner $winner lost a tie: $(cat "$DIR/ko.txt")"
+
 # bad arguments: one line, non-zero
 out=$("$ARENA" --db "$DIR/swiss-whole.db" tournament --format knockout --rounds 2 2>&1) &&
     fail "--rounds with knockout accepted"

@@ -25,6 +25,23 @@ head -1 "$tmp/m1.rec" | grep -qx "arena-record 1" || fail "the export is not a r
 hash=$(A replay 1 | sed 's/.*hash //')
 grep -qx "hash $hash" "$tmp/m1.rec" || fail "the export's hash is not the stored match's"
 
+# 1b. A tournament's or a ladder's every match into a folder (made when
+# missing), each the record `arena export ID` writes, each replaying.
+A export --tournament 1 "$tmp/t1" >"$tmp/out" || fail "export --tournament"
+grep -qx "wrote 2 records to $tmp/t1 (referee replay FILE, referee show FILE)" "$tmp/out" ||
+  fail "export --tournament said: $(cat "$tmp/out")"
+[ "$(ls "$tmp/t1")" = "$(printf 'match-1.rec\nmatch-2.rec')" ] || fail "t1: $(ls "$tmp/t1")"
+cmp -s "$tmp/t1/match-1.rec" "$tmp/m1.rec" || fail "the folder's match 1 is not export 1's"
+for f in "$tmp"/t1/*.rec; do "$ref" replay "$f" | grep -q verified || fail "$f does not replay"; done
+A ladder --matches 2 --concurrency 2 --memory-mb 0 2>/dev/null || fail "a ladder of 2 matches"
+A export --ladder war "$tmp/lad" >/dev/null || fail "export --ladder"
+[ "$(ls "$tmp/lad" | wc -l)" = 2 ] && [ ! -e "$tmp/lad/match-1.rec" ] || fail "lad: $(ls "$tmp/lad")"
+for args in "--tournament 9 $tmp/x" "--tournament 1" "--ladder nope $tmp/x" "--tournament 1 --ladder w $tmp/x"; do
+  rc=0; A export $args 2>"$tmp/err" || rc=$?
+  [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -e "$tmp/x" ] ||
+    fail "export $args: $rc $(cat "$tmp/err")"
+done
+
 # 2. Trailing blank lines (an editor's, a shell's) are accepted.
 { cat "$tmp/m1.rec"; printf '\n\n  \n'; } > "$tmp/blank.rec"
 "$ref" replay "$tmp/blank.rec" | grep -q "verified" || fail "trailing blank lines refused"

@@ -55,6 +55,8 @@ grep -q "x@2 is on trial: .* $before games so far" "$tmp/log" || fail "trial not
 grep -q "x@2 passed its SPRT gate against x@1 in ladder pass: LLR .*: it joins the ladder" \
   "$tmp/log" || fail "no pass line"
 grep -q "x@2 plays" "$tmp/log" || fail "x@2 did not join"
+grep -q "x@1 keeps playing beside x@2 (--retire-old retires" "$tmp/log" || fail "no word of x@1"
+[ "$(sql "SELECT status FROM bots WHERE id = $x1")" = active ] || fail "x@1 retired without --retire-old"
 pairs=$(json <<'PY'
 import json, re, sys
 b = {b["bot"]: b for b in json.load(open(sys.argv[1]))}["x@2"]
@@ -73,6 +75,26 @@ ladder_ok=$(A check 2>&1) || fail "arena check: $ladder_ok"
               g.wins + g.draws + g.losses = 2 * g.pairs
           FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id")" = "pass|$x2|$x1|passed|$pairs|1|200|1" ] ||
   fail "the passed verdict: $(sql "SELECT * FROM gate_verdicts")"
+
+# 2b. --retire-old: the version that passes retires the one it beat, which
+# plays no more; a run after finds it retired and says nothing of it.
+A bot add y --no-test --cmd "$random" --version 1 >/dev/null
+A bot add y --no-test --cmd "$greedy" --version 2 >/dev/null
+y1=$(id_of y 1)
+: >"$tmp/log"
+ladder --name retire --retire-old --matches 40 || fail "--retire-old run: exit $?"
+grep -q "y@1 retired: replaced by y@2, which passed its SPRT gate against it in ladder retire" \
+  "$tmp/log" || fail "no retire line"
+[ "$(sql "SELECT status || '|' || status_reason FROM bots WHERE id = $y1")" = \
+  "retired|replaced by y@2, which passed its SPRT gate against it in ladder retire" ] ||
+  fail "y@1: $(sql "SELECT status, status_reason FROM bots WHERE id = $y1")"
+grep -q "y@1 no longer plays" "$tmp/log" || fail "y@1 still plays"
+n=$(opponents "$y1" | wc -l)
+: >"$tmp/log"
+ladder --name retire --retire-old --matches 6 || fail "rerun after retiring: exit $?"
+[ "$(opponents "$y1" | wc -l)" = "$n" ] && ! grep -q "y@1" "$tmp/log" || fail "a retired version played"
+rc=0; A ladder --retire-old --matches 2 2>"$tmp/err" || rc=$?
+[ "$rc" = 2 ] && grep -q "give --gate sprt too" "$tmp/err" || fail "--retire-old alone: $rc"
 
 # 3. A weaker new version fails and is disabled with the reason.
 A bot add g --no-test --cmd "$greedy" --version 1 >/dev/null

@@ -226,7 +226,7 @@ static void test_standings_by_kind(void **state)
     assert_int_equal(arena_standings(db, NULL, ARENA_TABLE, out, err, sizeof err), 0);
     fclose(out);
     assert_non_null(strstr(text, "duel: 2 players\n"));
-    assert_non_null(strstr(text, "\ntrio: 3 players (every two seats of different teams count"));
+    assert_non_null(strstr(text, "\ntrio: 3 players (games and w-d-l count matches; the elo fit takes every two seats"));
     free(text);
 
     arena_match_filter f = { .seats = 3 };
