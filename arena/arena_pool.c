@@ -692,6 +692,7 @@ void arena_pool_stop(arena_pool *p)
     if (p->ctx)
         zmq_ctx_term(p->ctx);
     ref_dir_remove(&p->dir);
+    ref_dir_sweep();              /* what its killed workers left, now theirs are all gone */
     msgpack_sbuffer_destroy(&p->sb);
     free(p->jobs);
     free(p->slot);

@@ -102,6 +102,10 @@ void=$(A matches --format csv | awk -F, '$2 == 2 && $6 == "void"')
 [ "$(echo "$void" | grep -c .)" -eq 1 ] || fail "want one void match, got: $void"
 echo "$void" | grep -q "its referee died 2 times (last by signal 9)" ||
   fail "the void match does not say why: $void"
+# Judged, not played: no record to replay, said plainly.
+rc=0; out=$(A replay "${void%%,*}" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] && [[ "$out" == *"has no record: it was judged, not played (void: "* ]] ||
+  fail "replay of the void match: exit $rc: $out"
 # Not rated and no game in the standings: the sleeper played 4 - 1.
 games=$(A standings --tournament 2 --format csv | awk -F, '$2 == "sleeper" { print $6 }')
 [ "$games" = 3 ] || fail "the void match counts in the standings: $games"
@@ -147,6 +151,15 @@ while IFS=, read -r id t seed bots scores reason culprit rest; do
     [ -z "$culprit" ] || fail "match $id of honest bots has a culprit: $reason $culprit"
   fi
 done <"$tmp/t3"
+
+# A worker sweeps when it starts, before any job: a dead one's folder goes.
+mkdir "$TMPDIR/arena-dead00"
+: >"$TMPDIR/arena-dead00/.lock"
+"$(dirname "$arena")/../referee/referee" worker --connect "ipc://$tmp/nobody" 2>/dev/null &
+w=$!
+for _ in $(seq 100); do [ -e "$TMPDIR/arena-dead00" ] || break; sleep 0.1; done
+kill "$w"; wait "$w" || true
+[ ! -e "$TMPDIR/arena-dead00" ] || fail "a starting worker left a dead worker's folder"
 
 # Nothing left: no bot, no folder in TMPDIR.
 sleep 0.5
