@@ -5,7 +5,8 @@
 # the same match, the match is stored void with its reason (not rated, not
 # counted in the standings) and the tournament finishes with every other
 # match stored once, `arena check` passing and nothing left in TMPDIR; a
-# bot whose connection flood kills its referee forfeits each of its matches.
+# bot whose connection flood kills its referee forfeits each of its matches,
+# in a tournament and on a ladder (which disables it).
 # Usage: test_arena_verdict.sh ARENA RANDOM REPO
 set -euo pipefail
 arena=$1 random=$2 repo=$3
@@ -151,6 +152,18 @@ while IFS=, read -r id t seed bots scores reason culprit rest; do
     [ -z "$culprit" ] || fail "match $id of honest bots has a culprit: $reason $culprit"
   fi
 done <"$tmp/t3"
+
+# 4. The same flooder on a ladder: its forfeits disable it, the ladder goes on.
+A bot retire sleeper >/dev/null
+(ulimit -n 1024
+ A ladder --game goofspiel --matches 12 --concurrency 2 --sandbox none --max-forfeits 3 \
+   >/dev/null 2>"$tmp/err") || fail "the ladder with a flooder failed"
+n=$(A matches --format csv | awk -F, 'NR > 1 && $2 == 0' | wc -l)
+[ "$n" -eq 12 ] || fail "the ladder stored $n matches, want 12"
+A bot list --format csv | awk -F, '$2 == "flooder" && $5 == "disabled"' |
+  grep -q "3 forfeits in a row" ||
+  fail "the ladder did not disable the flooder: $(A bot list --format csv | grep flooder)"
+A check >/dev/null || fail "arena check after the ladder: $(A check 2>&1)"
 
 # A worker sweeps when it starts, before any job: a dead one's folder goes.
 mkdir "$TMPDIR/arena-dead00"
