@@ -6,9 +6,13 @@
  * its connection goes away (any worker: the ROUTER drops the peer, on a
  * closed socket at once, on silence after the heartbeat timeout). The
  * ROUTER is "mandatory", so a send to a dropped peer fails: every busy
- * worker is probed with a `ping` each second, and a lost worker's match
- * goes back in the queue. A late result from a worker that was given up
- * comes on a new connection, unknown here, and is dropped.
+ * worker is probed with a `ping` each second. A lost remote worker's match
+ * goes back in the queue; a lost local one is killed, and once reaped its
+ * match goes back in the queue too, unless local workers died on it
+ * ARENA_POOL_DEATHS times: then it is judged (died(), judged()), the seat
+ * its last worker blamed (ref_blame.h) forfeiting when there is one. A
+ * late result from a worker that was given up comes on a new connection,
+ * unknown here, and is dropped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
