@@ -7,6 +7,10 @@
  * its first decision, its protocol errors (no strikes: the first is the
  * forfeit, with its reason), and the tail of its log; then one verdict line.
  * `arena bot add` runs the same check before it registers a bot.
+ *
+ * Each seat's match is played by a child process: nothing the bot does to
+ * its referee (a flood that makes libzmq abort, a signal) can take the
+ * arena down; the child's death is the bot's refusal, said plainly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arena_cmd.h"
@@ -24,6 +29,7 @@
 #include "kv.h"
 #include "ref_log.h"
 #include "ref_env.h"
+#include "ref_dir.h"
 #include "ref_match.h"
 #include "ref_record.h"
 #include "ref_sandbox.h"
@@ -106,10 +112,11 @@ static int seat_report(FILE *out, const char *label, int seat, const ref_record 
     return !culprit && r->hello_micros[seat];
 }
 
-/* Plays the bot in `seat` against the opponent: 1 it played, 0 it did not
- * (the verdict is in *why), -1 the referee could not run (err). */
-static int play_seat(const check_opts *o, const char *label, int seat, FILE *out, char *why,
-                     size_t whysize, char *err, size_t size)
+/* Plays the bot in `seat` against the opponent, its logs in `dir`: 1 it
+ * played, 0 it did not (the verdict is in *why), -1 the referee could not
+ * run (err). */
+static int play_seat_here(const check_opts *o, const char *label, int seat, const char *dir,
+                          FILE *out, char *why, size_t whysize, char *err, size_t size)
 {
     ref_sandbox_mode mode;
     if (ref_sandbox_mode_choose(NULL, &mode, err, size) < 0)
@@ -144,14 +151,6 @@ static int play_seat(const check_opts *o, const char *label, int seat, FILE *out
     c.handshake_ms = o->handshake_ms;
     c.strikes = 0;
     c.sandbox = mode;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/arena-bot-test-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir)) {
-        snprintf(err, size, "cannot make a folder for the logs: %s", strerror(errno));
-        game_options_free(options);
-        return -1;
-    }
     c.log_dir = dir;
     ref_record r;
     ref_record_init(&r);
@@ -162,10 +161,68 @@ static int play_seat(const check_opts *o, const char *label, int seat, FILE *out
         if (!rc)
             snprintf(why, whysize, "%s in seat %d (%s)", r.reason, seat, r.detail);
     }
-    remove_logs(dir);
     ref_record_free(&r);
     game_options_free(options);
     return rc;
+}
+
+/* What the child that played a seat tells the arena. */
+typedef struct seat_answer {
+    int  rc;                      /* play_seat_here's */
+    char why[512], err[512];
+} seat_answer;
+
+/* play_seat_here in a child process: its answer, or, when it died, 0 with
+ * the death as the verdict. -1 with err if no child could be made. */
+static int play_seat(const check_opts *o, const char *label, int seat, FILE *out, char *why,
+                     size_t whysize, char *err, size_t size)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/arena-bot-test-XXXXXX", ref_dir_parent());
+    if (!mkdtemp(dir)) {
+        snprintf(err, size, "cannot make a folder for the logs: %s", strerror(errno));
+        return -1;
+    }
+    int fds[2];
+    fflush(out);
+    pid_t pid = pipe(fds) == 0 ? fork() : -1;
+    if (pid == 0) {
+        close(fds[0]);
+        seat_answer a = { 0 };
+        a.rc = play_seat_here(o, label, seat, dir, out, a.why, sizeof a.why, a.err,
+                              sizeof a.err);
+        fflush(out);
+        _exit(write(fds[1], &a, sizeof a) == (ssize_t)sizeof a ? 0 : 1);
+    }
+    if (pid < 0) {
+        snprintf(err, size, "cannot start the check's referee: %s", strerror(errno));
+        remove_logs(dir);
+        return -1;
+    }
+    close(fds[1]);
+    seat_answer a;
+    ssize_t got;
+    while ((got = read(fds[0], &a, sizeof a)) < 0 && errno == EINTR)
+        ;
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    remove_logs(dir);
+    if (got == (ssize_t)sizeof a && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        snprintf(why, whysize, "%s", a.why);
+        snprintf(err, size, "%s", a.err);
+        return a.rc;
+    }
+    ref_dir_sweep();              /* the dead referee's match folder */
+    if (WIFSIGNALED(status))
+        snprintf(why, whysize, "its referee died of signal %d in seat %d (%s)",
+                 WTERMSIG(status), seat, strsignal(WTERMSIG(status)));
+    else
+        snprintf(why, whysize, "its referee stopped (status %d) in seat %d",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, seat);
+    fprintf(out, "bot test %s: seat %d v random: %s\n", label, seat, why);
+    return 0;
 }
 
 /* The check: 0 the bot plays both seats, 1 it does not (why), 2 it cannot

@@ -31,6 +31,12 @@ static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record 
         return ac_fail("a match number is wanted, not '%s'", arg);
     if (arena_db_match_get(db, id, m) != 0)
         return ac_fail("no match %" PRId64, id);
+    if (!m->record) {             /* judged unplayed (arena_jobs.h: a verdict) */
+        int rc = ac_fail("match %" PRId64 " has no record: it was judged, not played (%s: %s)",
+                         id, m->reason, m->detail);
+        arena_match_free(m);
+        return rc;
+    }
     FILE *f = fmemopen(m->record, strlen(m->record), "r");
     int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
     if (f)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Seats a match may have in memory (the schema itself has no limit) and
  * bots a tournament may enter. */
@@ -25,7 +26,7 @@ struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 12
+#define ARENA_DB_SCHEMA 13
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -208,6 +209,17 @@ int  arena_db_run_end(arena_db *db, int64_t owner);
 int  arena_db_runs_forget(arena_db *db, int64_t before_ms);
 
 /* ---- matches ------------------------------------------------------------ */
+
+/* A match judged without a result (arena_jobs.h: its referee died twice,
+ * nobody to blame): stored, so it counts as played, with every seat on
+ * team 0 scoring 0, culprit -1 and no record; no rating, standing, pair
+ * result or W-D-L counts it. */
+#define ARENA_VOID "void"
+/* The forfeit of a seat whose bot the worker blamed when its referee died
+ * twice playing it (arena_jobs.h). */
+#define ARENA_KILLED_REFEREE "killed_referee"
+/* Whether m is a void match. */
+#define ARENA_MATCH_VOID(m) (!strcmp((m)->reason, ARENA_VOID))
 
 typedef struct arena_match {
     int64_t id;

@@ -34,9 +34,12 @@
     "        total(s.score) AS points FROM " seats " GROUP BY s.bot_id) a" \
     " JOIN bots b ON b.id = a.bot_id LEFT JOIN ratings r ON r.bot_id = a.bot_id" \
     " ORDER BY b.name, a.bot_id"
-static const char RESULTS_ALL[] = RESULTS("match_seats s");
+/* A void match (ARENA_VOID) is no game: the few there are, from their index. */
+#define NOT_VOID(id) id " NOT IN (SELECT id FROM matches WHERE reason = '" ARENA_VOID "')"
+static const char RESULTS_ALL[] = RESULTS("match_seats s WHERE " NOT_VOID("s.match_id"));
 static const char RESULTS_OF[] = RESULTS("matches m JOIN match_seats s ON s.match_id = m.id"
-                                         " WHERE m.tournament_id = :tournament");
+                                         " WHERE m.tournament_id = :tournament"
+                                         " AND m.reason <> '" ARENA_VOID "'");
 
 static void result_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
@@ -79,7 +82,7 @@ static const char PAIRS[] =
     " sum(" SCORE_A " = 0.0)"
     " FROM matches m JOIN match_seats x ON x.match_id = m.id AND x.seat = 0"
     " JOIN match_seats y ON y.match_id = m.id AND y.seat = 1"
-    " WHERE m.seats = 2 AND x.bot_id <> y.bot_id"
+    " WHERE m.seats = 2 AND x.bot_id <> y.bot_id AND m.reason <> '" ARENA_VOID "'"
     " AND (:tournament = 0 OR m.tournament_id = :tournament)"
     " AND (:ladder = 0 OR m.ladder_id = :ladder)"
     " GROUP BY a, b ORDER BY a, b";
@@ -235,6 +238,8 @@ static int replay_match(const arena_match *m, replay *r, hist *h, char *err, siz
         adb_err(err, size, "match %" PRId64 ": %s", mid, why);
         return 1;
     }
+    if (ARENA_MATCH_VOID(m))
+        return 0;                /* rated by nobody: no history row */
     int rated = arena_elo_match(m, elo);
     assert(rated == 0);          /* adb_match_ok said it can be rated */
     (void)rated;

@@ -26,12 +26,29 @@ static int score_ok(double s)
     return s >= 0.0 && s <= 1.0;
 }
 
+/* A void match: one side, nobody scored, nobody to blame. */
+static int void_ok(const arena_match *m, char *err, size_t size)
+{
+    for (int i = 0; i < m->seats; i++)
+        if (m->team[i] != 0 || m->score[i] != 0.0) {
+            adb_err(err, size, "a void match's seats are all team 0, scoring 0");
+            return 0;
+        }
+    if (m->culprit != -1) {
+        adb_err(err, size, "a void match has no culprit");
+        return 0;
+    }
+    return 1;
+}
+
 int adb_match_ok(const arena_match *m, char *err, size_t size)
 {
     if (m->seats < 2 || m->seats > ARENA_MAX_SEATS) {
         adb_err(err, size, "a match has 2 to %d seats, not %d", ARENA_MAX_SEATS, m->seats);
         return 0;
     }
+    if (ARENA_MATCH_VOID(m))
+        return void_ok(m, err, size);
     double side[ARENA_MAX_SEATS];     /* each team's score, by team */
     int seen[ARENA_MAX_SEATS] = {0}, teams = 0;
     for (int i = 0; i < m->seats; i++) {
@@ -319,7 +336,14 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
     if (r != 0)
         return r;
     double elo[ARENA_MAX_SEATS], before[ARENA_MAX_SEATS];
-    int64_t games[ARENA_MAX_SEATS] = { 0 };
+    int64_t games[ARENA_MAX_SEATS] = { 0 }, mid = 0;
+    if (ARENA_MATCH_VOID(m)) {            /* nothing to rate */
+        if (insert_match(db, m, &mid, err, size) != 0 ||
+            adb_logs_store(db, mid, m->logs, m->nlogs, err, size) != 0)
+            return -1;
+        *id = mid;
+        return 0;
+    }
     if (ratings_before(db, m, elo, games, err, size) != 0)
         return -1;
     memcpy(before, elo, sizeof before);
@@ -327,7 +351,6 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
         adb_err(err, size, "the match cannot be rated");
         return -1;
     }
-    int64_t mid = 0;
     if (insert_match(db, m, &mid, err, size) != 0 ||
         write_ratings(db, m, mid, before, elo, games, err, size) != 0 ||
         adb_logs_store(db, mid, m->logs, m->nlogs, err, size) != 0)

@@ -11,10 +11,10 @@
 #include "ref_match.h"
 #include "ref_record.h"
 
-/* Each seat's team, as the game deals them at the start of the match:
- * 0, or -1 with err. */
+/* Each seat's team, as the game deals them at the start of the match, and
+ * (canon not NULL) the options' canonical text: 0, or -1 with err. */
 static int seat_teams(const game_api *g, const char *options, uint64_t seed, int seats,
-                      int *team, char *err, size_t size)
+                      int *team, char *canon, size_t canon_size, char *err, size_t size)
 {
     game_options *opts = game_options_new(g);
     void *state = malloc(g->state_size);
@@ -25,6 +25,10 @@ static int seat_teams(const game_api *g, const char *options, uint64_t seed, int
     }
     if (game_options_parse(opts, options, err, size) < 0)
         goto out;
+    if (canon && game_options_format(opts, canon, canon_size) >= canon_size) {
+        snprintf(err, size, "the game's options are too long");
+        goto out;
+    }
     const char *why = g->init(state, opts, seed);
     if (why) {
         snprintf(err, size, "%s", why);
@@ -67,7 +71,8 @@ int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
         ref_record_free(&rec);
         return -1;
     }
-    if (seat_teams(game, rec.options, rec.seed, rec.seats, m->team, why, sizeof why) < 0) {
+    if (seat_teams(game, rec.options, rec.seed, rec.seats, m->team, NULL, 0, why,
+                   sizeof why) < 0) {
         snprintf(err, size, "a worker's record: %s", why);
         ref_record_free(&rec);
         return -1;
@@ -89,6 +94,44 @@ int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
     m->logs = res->logs;
     m->nlogs = res->nlogs;
     ref_record_free(&rec);
+    return 0;
+}
+
+int arena_match_from_verdict(const arena_job_result *res, const arena_spec *spec,
+                             const arena_seating *s, arena_match *m, char *err, size_t size)
+{
+    memset(m, 0, sizeof *m);
+    const game_api *g = game_find(spec->game);
+    if (!g) {
+        snprintf(err, size, "no game %s", spec->game);
+        return -1;
+    }
+    if (res->culprit >= s->seats) {
+        snprintf(err, size, "a verdict blames seat %d of %d", res->culprit, s->seats);
+        return -1;
+    }
+    m->game_index = (int)s->index;
+    snprintf(m->game, sizeof m->game, "%s", spec->game);
+    m->seed = s->seed;
+    m->seats = s->seats;
+    if (seat_teams(g, spec->options, s->seed, s->seats, m->team, m->options, sizeof m->options,
+                   err, size) < 0)
+        return -1;
+    m->culprit = res->culprit;
+    for (int i = 0; i < s->seats; i++) {
+        m->bot[i] = s->bot[i];
+        /* A forfeit: the culprit's team loses, the others win. Void: one
+         * side of nobody's result, which nothing rates or counts. */
+        m->score[i] = m->culprit >= 0 && m->team[i] != m->team[m->culprit];
+    }
+    if (m->culprit < 0)
+        memset(m->team, 0, sizeof m->team);
+    snprintf(m->reason, sizeof m->reason, "%s",
+             m->culprit >= 0 ? ARENA_KILLED_REFEREE : ARENA_VOID);
+    snprintf(m->detail, sizeof m->detail, "%s", res->error ? res->error : "");
+    m->started_ms = res->started_ms;
+    m->finished_ms = res->finished_ms;
+    m->elo_k = spec->elo_k;
     return 0;
 }
 

@@ -31,6 +31,14 @@ void arena_job_for(const arena_spec *spec, const arena_seating *s, int64_t log_b
 int  arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
                              const arena_seating *s, arena_match *m, char *err, size_t size);
 
+/* A verdict (res->deaths > 0: the match killed ARENA_POOL_DEATHS workers)
+ * into a match row without a record: with res->culprit, a forfeit of that
+ * seat (reason ARENA_KILLED_REFEREE); without, a void match (ARENA_VOID),
+ * which is stored and counts as played, and which nothing rates. The
+ * detail says why. 0, or -1 with err. */
+int  arena_match_from_verdict(const arena_job_result *res, const arena_spec *spec,
+                              const arena_seating *s, arena_match *m, char *err, size_t size);
+
 /* A playable result whose match a bot lost waiting for a CPU: not stored,
  * played again from its seed. */
 int  arena_result_contended(const arena_job_result *res);

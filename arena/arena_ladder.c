@@ -435,10 +435,13 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
     f->used = 0;
     arena_match m;
     char why[512];
-    if (res->error || arena_match_from_result(res, L->spec, &s, &m, why, sizeof why) < 0) {
+    int made = res->deaths ? arena_match_from_verdict(res, L->spec, &s, &m, why, sizeof why)
+             : res->error ? -1
+                          : arena_match_from_result(res, L->spec, &s, &m, why, sizeof why);
+    if (made < 0) {
         L->lost++;
         say(L, "match %" PRId64 " could not be played: %s", res->id,
-            res->error ? res->error : why);
+            res->error && !res->deaths ? res->error : why);
         return 0;
     }
     m.ladder_id = L->l.id;
@@ -451,7 +454,7 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
         say(L, "match %" PRId64 " was already stored: not counted again", res->id);
         return 0;
     }
-    if (L->lfit && arena_lfit_add_match(L->lfit, &m) < 0) {
+    if (L->lfit && !ARENA_MATCH_VOID(&m) && arena_lfit_add_match(L->lfit, &m) < 0) {
         snprintf(err, size, "out of memory");
         return -1;
     }

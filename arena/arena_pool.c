@@ -6,9 +6,13 @@
  * its connection goes away (any worker: the ROUTER drops the peer, on a
  * closed socket at once, on silence after the heartbeat timeout). The
  * ROUTER is "mandatory", so a send to a dropped peer fails: every busy
- * worker is probed with a `ping` each second, and a lost worker's match
- * goes back in the queue. A late result from a worker that was given up
- * comes on a new connection, unknown here, and is dropped.
+ * worker is probed with a `ping` each second. A lost remote worker's match
+ * goes back in the queue; a lost local one is killed, and once reaped its
+ * match goes back in the queue too, unless local workers died on it
+ * ARENA_POOL_DEATHS times: then it is judged (died(), judged()), the seat
+ * its last worker blamed (ref_blame.h) forfeiting when there is one. A
+ * late result from a worker that was given up comes on a new connection,
+ * unknown here, and is dropped.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +28,8 @@
 #include "arena_pool.h"
 #include "clk.h"
 #include "mps.h"
+#include "ref_blame.h"
+#include "ref_dir.h"
 #include "ref_worker.h"
 #include "mpw.h"
 
@@ -35,14 +41,26 @@ typedef struct worker {
     pid_t   pid;              /* local workers; 0 for remote ones */
     int     ready;            /* has said hello */
     int     busy;             /* index into jobs, or -1 */
-    int     gone;
+    int     gone;             /* lost; a local one's job is held until it is reaped */
 } worker;
+
+/* A submitted job's slot. */
+typedef struct job_slot {
+    int  state;                   /* QUEUED, RUNNING, RETURNED or JUDGED */
+    int  deaths;                  /* local workers that died holding it */
+    int  status;                  /* how the last one died (waitpid status) */
+    int  suspect;                 /* the seat a dead worker blamed (ref_blame.h), or -1 */
+    char suspect_why[160];        /* ... and why */
+} job_slot;
+
+enum { QUEUED, RUNNING, RETURNED, JUDGED };   /* JUDGED: died twice, its verdict not yet read */
 
 #define PROBE_MS 1000             /* how often busy workers are probed */
 
 struct arena_pool {
     void    *ctx, *sock;
-    char     dir[64], endpoint[128], referee[1024];
+    ref_dir  dir;                 /* the ipc socket's folder: locked, swept if we are killed */
+    char     endpoint[128], referee[1024];
     char     sandbox[16];         /* the local workers' --sandbox MODE, "" for theirs */
     char     listening[256];      /* the tcp endpoint bound, port resolved */
     worker   workers[MAX_WORKERS];
@@ -50,7 +68,7 @@ struct arena_pool {
     pid_t    local[MAX_WORKERS];  /* local worker pids, by start order */
     int      nlocal;
     arena_job *jobs;              /* submitted jobs; a returned one's slot is reused */
-    int      *state;              /* per job: 0 queued, 1 running, 2 returned */
+    job_slot *slot;               /* per job */
     int      njobs, capacity, pending;
     int64_t  probed_ms;           /* when busy workers were last probed */
     void    *zap;                 /* the key check, with CURVE; else NULL */
@@ -155,13 +173,10 @@ arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee, co
     p->affinity = affinity;
     snprintf(p->referee, sizeof p->referee, "%s", referee);
     snprintf(p->sandbox, sizeof p->sandbox, "%s", sandbox ? sandbox : "");
-    snprintf(p->dir, sizeof p->dir, "/tmp/arena-pool-XXXXXX");
-    if (!mkdtemp(p->dir)) {
-        snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));
-        p->dir[0] = 0;
+    p->dir.lock_fd = -1;
+    if (ref_dir_make(&p->dir, err, size) < 0)
         goto fail;
-    }
-    snprintf(p->endpoint, sizeof p->endpoint, "ipc://%s/workers", p->dir);
+    snprintf(p->endpoint, sizeof p->endpoint, "ipc://%s/workers", p->dir.path);
     p->ctx = zmq_ctx_new();
     p->sock = zmq_socket(p->ctx, ZMQ_ROUTER);
     int linger = 0, ivl = 2000, timeout = 10000, mandatory = 1;
@@ -198,43 +213,82 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
 {
     /* A returned job's slot takes the next one: the table stays as large
      * as the most jobs ever pending at once, whatever the tournament's size. */
-    for (int j = 0; j < p->njobs; j++)
-        if (p->state[j] == 2) {
-            p->jobs[j] = *job;
-            p->state[j] = 0;
-            p->pending++;
-            return 0;
-        }
-    if (p->njobs == p->capacity) {
+    int j = 0;
+    while (j < p->njobs && p->slot[j].state != RETURNED)
+        j++;
+    if (j == p->njobs && p->njobs == p->capacity) {
         int cap = p->capacity ? 2 * p->capacity : 256;
-        arena_job *j = realloc(p->jobs, (size_t)cap * sizeof *j);
-        if (!j)
+        arena_job *jobs = realloc(p->jobs, (size_t)cap * sizeof *jobs);
+        if (!jobs)
             return -1;
-        p->jobs = j;
-        int *st = realloc(p->state, (size_t)cap * sizeof *st);
-        if (!st)
+        p->jobs = jobs;
+        job_slot *slots = realloc(p->slot, (size_t)cap * sizeof *slots);
+        if (!slots)
             return -1;
-        p->state = st;
+        p->slot = slots;
         p->capacity = cap;
     }
-    p->jobs[p->njobs] = *job;
-    p->state[p->njobs++] = 0;
+    if (j == p->njobs)
+        p->njobs++;
+    p->jobs[j] = *job;
+    p->slot[j] = (job_slot){ .state = QUEUED, .suspect = -1 };
     p->pending++;
     return 0;
 }
 
-/* A worker is lost: its match, if it had one, goes back in the queue. */
+/* A worker is lost. A remote one's match goes back in the queue: its
+ * machine or its network failed, not the match. A local one's match is
+ * held until its process is reaped (it is killed now if it still runs),
+ * and then counted as a death of that match (died()). */
 static void lose(arena_pool *p, worker *w, const char *why)
 {
     if (w->gone)
         return;
     w->gone = 1;
+    if (w->busy >= 0 && w->pid) {
+        fprintf(stderr, "arena: %s while playing match %" PRId64 "\n", why,
+                p->jobs[w->busy].id + 1);
+        kill(w->pid, SIGKILL);
+        return;
+    }
     if (w->busy >= 0) {
-        p->state[w->busy] = 0;
+        p->slot[w->busy].state = QUEUED;
         fprintf(stderr, "arena: %s; match %" PRId64 " goes to another worker\n", why,
                 p->jobs[w->busy].id + 1);
     }
     w->busy = -1;
+}
+
+/* The last words of local worker `pid`, reaped while it held job j: the
+ * seat whose connections filled its referee's file table (ref_blame.h). */
+static void take_blame(arena_pool *p, int j, pid_t pid)
+{
+    int64_t id;
+    int seat, connections;
+    if (ref_blame_read(p->dir.path, pid, &id, &seat, &connections) != 1 ||
+        id != p->jobs[j].id || seat >= p->jobs[j].nbots)
+        return;
+    p->slot[j].suspect = seat;
+    snprintf(p->slot[j].suspect_why, sizeof p->slot[j].suspect_why,
+             "held %d connections to its seat's socket when it aborted", connections);
+}
+
+/* A local worker's process ended (waitpid `status`) while it held job j:
+ * the match is played again elsewhere, unless local workers died on it
+ * ARENA_POOL_DEATHS times: then it is judged without being played again
+ * (arena_pool_next returns its verdict), for a match that kills its
+ * referee would otherwise kill every worker in turn, for ever. */
+static void died(arena_pool *p, int j, int status)
+{
+    job_slot *s = &p->slot[j];
+    s->deaths++;
+    s->status = status;
+    s->state = s->deaths >= ARENA_POOL_DEATHS ? JUDGED : QUEUED;
+    if (s->state == QUEUED)
+        fprintf(stderr, "arena: match %" PRId64 " goes to another worker\n", p->jobs[j].id + 1);
+    else
+        fprintf(stderr, "arena: match %" PRId64 " killed %d workers: it is judged, not played "
+                "again\n", p->jobs[j].id + 1, s->deaths);
 }
 
 /* Sends p->sb to a worker: 0, or -1 (a peer that is gone is marked so). */
@@ -312,7 +366,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     arena_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
         w->busy = j;
-        p->state[j] = 1;
+        p->slot[j].state = RUNNING;
     }
 }
 
@@ -322,7 +376,7 @@ static int oldest_queued(const arena_pool *p)
 {
     int best = -1;
     for (int j = 0; j < p->njobs; j++)
-        if (p->state[j] == 0 && (best < 0 || p->jobs[j].id < p->jobs[best].id))
+        if (p->slot[j].state == QUEUED && (best < 0 || p->jobs[j].id < p->jobs[best].id))
             best = j;
     return best;
 }
@@ -366,7 +420,7 @@ static worker *new_worker(arena_pool *p)
 {
     worker *w = NULL;
     for (int i = 0; i < p->nworkers && !w; i++)
-        if (p->workers[i].gone)
+        if (p->workers[i].gone && p->workers[i].busy < 0)
             w = &p->workers[i];
     if (!w && p->nworkers < MAX_WORKERS)
         w = &p->workers[p->nworkers++];
@@ -377,22 +431,31 @@ static worker *new_worker(arena_pool *p)
     return w;
 }
 
-/* A local worker that exited: its job goes back in the queue, and a new
- * worker takes its place. */
+/* A local worker that exited: its job goes back in the queue or is
+ * judged (died()), and a new worker takes its place. */
 static void check_local(arena_pool *p, char *err, size_t size)
 {
     for (int k = 0; k < p->nlocal; k++) {
         int status;
         if (p->local[k] <= 0 || waitpid(p->local[k], &status, WNOHANG) != p->local[k])
             continue;
-        for (int i = 0; i < p->nworkers; i++)
-            if (p->workers[i].pid == p->local[k])
-                lose(p, &p->workers[i], "a worker stopped");
-        p->local[k] = p->local[--p->nlocal];
-        k--;
         fprintf(stderr, "arena: a worker stopped (%s %d); starting another\n",
                 WIFSIGNALED(status) ? "signal" : "status",
                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        for (int i = 0; i < p->nworkers; i++) {
+            worker *w = &p->workers[i];
+            if (w->pid != p->local[k])
+                continue;
+            w->gone = 1;
+            if (w->busy >= 0) {
+                take_blame(p, w->busy, w->pid);
+                died(p, w->busy, status);
+            }
+            w->busy = -1;
+            w->pid = 0;
+        }
+        p->local[k] = p->local[--p->nlocal];
+        k--;
         start_local(p, err, size);
     }
 }
@@ -460,6 +523,35 @@ static void read_logs(const msgpack_object *m, arena_job_result *out)
     }
 }
 
+/* A judged job's verdict into *out: 1, or 0 if none is waiting. */
+static int judged(arena_pool *p, arena_job_result *out)
+{
+    for (int j = 0; j < p->njobs; j++) {
+        job_slot *s = &p->slot[j];
+        if (s->state != JUDGED)
+            continue;
+        memset(out, 0, sizeof *out);
+        out->id = p->jobs[j].id;
+        out->deaths = s->deaths;
+        out->culprit = s->suspect;
+        char how[64], why[400];
+        snprintf(how, sizeof how, WIFSIGNALED(s->status) ? "signal %d" : "exit status %d",
+                 WIFSIGNALED(s->status) ? WTERMSIG(s->status) : WEXITSTATUS(s->status));
+        if (s->suspect >= 0)
+            snprintf(why, sizeof why, "its referee died %d times (last by %s); seat %d %s",
+                     s->deaths, how, s->suspect,
+                     s->suspect_why[0] ? s->suspect_why : "was misbehaving");
+        else
+            snprintf(why, sizeof why, "its referee died %d times (last by %s)", s->deaths, how);
+        out->error = strdup(why);
+        out->finished_ms = out->started_ms = clk_wall_ms();
+        s->state = RETURNED;
+        p->pending--;
+        return 1;
+    }
+    return 0;
+}
+
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
                   arena_job_result *out)
@@ -493,7 +585,7 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     }
     int j = w->busy;
     w->busy = -1;
-    p->state[j] = 2;
+    p->slot[j].state = RETURNED;
     p->pending--;
     arena_job_result_read(m, out);
     return 1;
@@ -502,6 +594,7 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
 void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->culprit = -1;
     mps_get_int(m, "id", &out->id);
     out->error = dup_str(m, "error");
     out->record = dup_str(m, "record");
@@ -518,6 +611,8 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
     int64_t t0 = clk_mono_ms();
     for (;;) {
         check_local(p, err, size);
+        if (judged(p, out))
+            return 1;
         probe(p);
         dispatch(p);
         long spent = (long)(clk_mono_ms() - t0);
@@ -600,15 +695,11 @@ void arena_pool_stop(arena_pool *p)
     free(p->allowed);
     if (p->ctx)
         zmq_ctx_term(p->ctx);
-    if (p->dir[0]) {
-        char path[160];
-        snprintf(path, sizeof path, "%s/workers", p->dir);
-        unlink(path);
-        rmdir(p->dir);
-    }
+    ref_dir_remove(&p->dir);
+    ref_dir_sweep();              /* what its killed workers left, now theirs are all gone */
     msgpack_sbuffer_destroy(&p->sb);
     free(p->jobs);
-    free(p->state);
+    free(p->slot);
     free(p);
 }
 

@@ -7,8 +7,11 @@
  * with the arena. Jobs wait in a queue and go to whichever worker says it
  * is ready; a local worker that dies mid-match is replaced and its job
  * handed out again, so a match is either finished and reported, or played
- * again from scratch. The same holds for a remote worker whose connection
- * is lost (its machine or container killed, the network cut).
+ * again from scratch, at most ARENA_POOL_DEATHS times: a match that killed
+ * that many local workers is judged instead (a forfeit of the seat a
+ * worker blamed, else void: arena_match_from_verdict). A remote worker
+ * whose connection is lost (its machine or container killed, the network
+ * cut) is no death of its match, which is played again elsewhere.
  */
 #ifndef ARENA_POOL_H
 #define ARENA_POOL_H
@@ -42,9 +45,16 @@ typedef struct arena_job {
     int      ponder;
 } arena_job;
 
+/* A match whose local workers died this many times while playing it is not
+ * played again: arena_pool_next returns its verdict instead (`deaths`). */
+#define ARENA_POOL_DEATHS 2
+
 typedef struct arena_job_result {
     int64_t id;
-    char   *error;                /* the referee could not run it (malloc'ed) */
+    int     deaths;               /* > 0: a verdict, not a result (arena_match_from_verdict) */
+    int     culprit;              /* a verdict's seat a worker blamed before dying, or -1 */
+    char   *error;                /* the referee could not run it, or the verdict's reason
+                                   * (malloc'ed) */
     char   *record;               /* the match record text (malloc'ed) */
     int64_t started_ms, finished_ms;
     arena_log logs[ARENA_MAX_SEATS];   /* each seat's log excerpt, seat order */

@@ -118,13 +118,14 @@ static int fit_input(const arena_match *m, const int *at, int team_fit, rt_pair 
 
 /* Counts, live Elo (replayed in the order played, this kind only) and the
  * Bradley-Terry fit: on team strengths when every match is 2 v 2, else on
- * the games between every two seats of different teams. */
+ * the games between every two seats of different teams. A void match
+ * (ARENA_VOID) is no game. */
 static int rate_rows(const arena_match *list, int nm, row *rows, int n, int *fit_teams,
                      char *err, size_t size)
 {
     int team_fit = nm > 0;
     for (int k = 0; k < nm; k++)
-        team_fit = team_fit && two_v_two(&list[k]);
+        team_fit = team_fit && (ARENA_MATCH_VOID(&list[k]) || two_v_two(&list[k]));
     *fit_teams = team_fit;
     size_t per = team_fit ? 1 : ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2, np = 0;
     double *rating = calloc((size_t)n + 1, sizeof *rating);
@@ -140,6 +141,8 @@ static int rate_rows(const arena_match *list, int nm, row *rows, int n, int *fit
         const arena_match *m = &list[k];
         int at[ARENA_MAX_SEATS];
         double elo[ARENA_MAX_SEATS];
+        if (ARENA_MATCH_VOID(m))
+            continue;
         for (int i = 0; i < m->seats; i++) {
             at[i] = index_of(rows, n, m->bot[i]);
             row *r = &rows[at[i]];

@@ -563,14 +563,14 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
     fflush(stdout);
 }
 
-/* One result into the database: 0 stored, 1 stored already (by another
+/* One result (or a verdict: arena_pool.h) into the database: 0 stored, 1 stored already (by another
  * arena, whose claim outlived ours), or -1 with err. */
 static int store_result(arena_db *db, const arena_spec *spec, int seats, event_state *e,
                         int64_t tid, int total, const arena_job_result *res, char *err,
                         size_t size)
 {
     arena_game g;
-    if (res->error || res->id < 0 || res->id >= total ||
+    if ((res->error && !res->deaths) || res->id < 0 || res->id >= total ||
         planned_game(e, spec, seats, (int)res->id, &g) < 0) {
         snprintf(err, size, "match %" PRId64 " could not be played: %s", res->id + 1,
                  res->error ? res->error : "bad job id");
@@ -579,7 +579,8 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, event_s
     arena_match m;
     char why[512];
     arena_seating seating = seating_of(spec, &g);
-    int rc = arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
+    int rc = res->deaths ? arena_match_from_verdict(res, spec, &seating, &m, why, sizeof why)
+                         : arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
     m.tournament_id = tid;
     if (rc == 0)
         rc = arena_db_match_store(db, &m, why, sizeof why);

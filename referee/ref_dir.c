@@ -17,8 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PARENT "/tmp"
 #define PREFIX "arena-"
+/* The longest $TMPDIR taken: a folder's path (ref_dir.path) and a seat's
+ * socket in it (seatN/referee) must stay far under a unix socket's 108. */
+#define PARENT_MAX 40
 #define LOCK ".lock"
 #define FRESH ".lock.new"
 /* A folder without its lock this much after it was made belongs to a
@@ -41,10 +43,20 @@ static void remove_tree(const char *path)
     nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+const char *ref_dir_parent(void)
+{
+    const char *t = getenv("TMPDIR");
+    struct stat st;
+    if (t && t[0] == '/' && strlen(t) <= PARENT_MAX && !strstr(t, "//") &&
+        stat(t, &st) == 0 && S_ISDIR(st.st_mode))
+        return t;
+    return "/tmp";
+}
+
 int ref_dir_make(ref_dir *d, char *err, size_t size)
 {
     d->lock_fd = -1;
-    snprintf(d->path, sizeof d->path, PARENT "/" PREFIX "XXXXXX");
+    snprintf(d->path, sizeof d->path, "%s/" PREFIX "XXXXXX", ref_dir_parent());
     if (!mkdtemp(d->path)) {
         snprintf(err, size, "cannot make a temporary directory: %s", strerror(errno));
         d->path[0] = 0;
@@ -78,7 +90,8 @@ void ref_dir_remove(ref_dir *d)
 
 int ref_dir_sweep(void)
 {
-    DIR *dir = opendir(PARENT);
+    const char *parent = ref_dir_parent();
+    DIR *dir = opendir(parent);
     if (!dir)
         return 0;
     int removed = 0;
@@ -88,14 +101,14 @@ int ref_dir_sweep(void)
             strlen(de->d_name) != strlen(PREFIX) + 6)
             continue;
         char path[300];
-        snprintf(path, sizeof path, PARENT "/%s/" LOCK, de->d_name);
+        snprintf(path, sizeof path, "%s/%s/" LOCK, parent, de->d_name);
         int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0) {
             /* No lock yet: a folder being made, unless it is old. Its
              * referee died before locking it, so it holds at most the
              * unrenamed lock; a folder holding more is not ours. */
             struct stat st;
-            snprintf(path, sizeof path, PARENT "/%s", de->d_name);
+            snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
             if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
                 time(NULL) - st.st_mtime > UNLOCKED_GRACE_S) {
                 char fresh[sizeof path + sizeof FRESH];
@@ -106,7 +119,7 @@ int ref_dir_sweep(void)
             continue;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-            snprintf(path, sizeof path, PARENT "/%s", de->d_name);
+            snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
             remove_tree(path);
             removed++;
         }

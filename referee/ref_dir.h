@@ -1,11 +1,13 @@
 /*
- * ref_dir.h - a match's folder in /tmp: the seats' sockets, their folders,
- * and the bots' logs unless --log-dir keeps them elsewhere.
+ * ref_dir.h - a match's folder in $TMPDIR (else /tmp): the seats' sockets,
+ * their folders, and the bots' logs unless --log-dir keeps them elsewhere;
+ * a worker's job keeps its bots' logs in one too (ref_worker.c).
  *
  * A referee holds a lock on its folder's `.lock` file while it plays, so a
  * folder whose lock anyone can take belongs to a referee that died (kill -9,
  * OOM, a lost node): ref_dir_sweep removes those, and each referee sweeps
- * once when it starts, so they never pile up.
+ * once when it starts (a worker: before its first job), so they never pile
+ * up.
  */
 #ifndef REF_DIR_H
 #define REF_DIR_H
@@ -17,6 +19,9 @@ typedef struct ref_dir {
     int  lock_fd;
 } ref_dir;
 
+/* Where the folders go: $TMPDIR when it is an absolute path to a folder,
+ * at most 40 bytes long (the seats' socket paths must fit), else /tmp. */
+const char *ref_dir_parent(void);
 /* Makes a fresh folder (mode 0711: bots of their own uid may pass through
  * to their seat's folder, and see nothing else) and locks it. 0, or -1
  * with a message. */

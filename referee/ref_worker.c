@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include <zmq.h>
 #include "clk.h"
+#include "ref_blame.h"
+#include "ref_dir.h"
 #include "kv.h"
 #include "mps.h"
 #include "mpw.h"
@@ -174,18 +176,16 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
     return 0;
 }
 
-/* Reads each seat's log excerpt from `dir` and removes the files and the
- * directory. */
-static void collect_logs(const char *dir, int n, size_t cap, ref_log *logs)
+/* Reads each seat's log excerpt from `dir` and removes the folder. */
+static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
 {
     for (int i = 0; i < n; i++) {
         char path[400];
-        snprintf(path, sizeof path, "%s/seat%d.log", dir, i);
+        snprintf(path, sizeof path, "%s/seat%d.log", dir->path, i);
         if (ref_log_read(&logs[i], path, cap) < 0)
             memset(&logs[i], 0, sizeof logs[i]);   /* shipped as an empty log */
-        unlink(path);
     }
-    rmdir(dir);
+    ref_dir_remove(dir);
 }
 
 /* Plays one job message and answers it. */
@@ -200,23 +200,25 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
         log_cap = REF_LOG_DEFAULT_CAP;
     ref_record rec;
     ref_record_init(&rec);
-    char err[512] = "", dir[] = "/tmp/arena-logs-XXXXXX";
+    char err[512] = "";
+    /* The bots' logs go in a locked folder like a match's: one this worker
+     * leaves behind when it is killed is swept by the next to start. */
+    ref_dir dir;
     int64_t started = clk_wall_ms();
     const game_api *g = NULL;
     int nbots = 0, played = -1;
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
-    int made = mkdtemp(dir) != NULL;
-    if (!made)
-        snprintf(err, sizeof err, "cannot make a directory for the bots' logs: %s",
-                 strerror(errno));
-    else
-        played = play_job(job, o->sandbox, dir, &rec, &g, &nbots, err, sizeof err);
+    int made = ref_dir_make(&dir, err, sizeof err) == 0;
+    ref_blame_job(id);
+    if (made)
+        played = play_job(job, o->sandbox, dir.path, &rec, &g, &nbots, err, sizeof err);
+    ref_blame_job(-1);
     int64_t finished = clk_wall_ms();
     ref_log logs[GAME_MAX_SEATS];
     memset(logs, 0, sizeof logs);
     if (made)
-        collect_logs(dir, nbots, (size_t)log_cap, logs);
+        collect_logs(&dir, nbots, (size_t)log_cap, logs);
     char *text = played == 0 ? record_text(&rec, g) : NULL;
     /* Logged before it is sent: a job logged as unfinished was never
      * answered (the container test relies on it). */
@@ -286,7 +288,16 @@ int ref_worker_main(int argc, char **argv)
         signal(SIGINT, SIG_IGN);
         if (kv_i64(parent, 1, INT32_MAX, &parent_pid) < 0 || getppid() != (pid_t)parent_pid)
             return 1;
+        /* Its last words, if a bot makes its referee abort, go beside
+         * the arena's ipc endpoint (ref_blame.h). */
+        char dir[256];
+        const char *slash = strrchr(o.endpoint, '/');
+        if (!strncmp(o.endpoint, "ipc://", 6) && slash && slash - o.endpoint - 6 < 256) {
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - o.endpoint - 6), o.endpoint + 6);
+            ref_blame_arm(dir);
+        }
     }
+    ref_dir_sweep();    /* what workers and referees killed here left */
     void *ctx = zmq_ctx_new(), *sock = zmq_socket(ctx, ZMQ_DEALER);
     int linger = 1000, ivl = 2000, timeout = 10000, reconnect_max = 5000;
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);

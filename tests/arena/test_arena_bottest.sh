@@ -3,7 +3,9 @@
 # with its hello and first decision timed; a bot whose script is missing
 # fails with the reason and its log's tail; a slow starter passes with its
 # hello time shown, and fails when the handshake is shorter than its start;
-# bot add refuses a bot that cannot play and --no-test registers it anyway.
+# bot add refuses a bot that cannot play and --no-test registers it anyway;
+# a bot that kills the check's referee (SIGABRT, as libzmq's abort on a
+# full file table) is refused, and the arena survives, leaving no folder.
 # Usage: test_arena_bottest.sh ARENA GREEDY
 set -euo pipefail
 arena=$1 greedy=$2
@@ -48,6 +50,23 @@ run A bot test --cmd "$slow" --handshake-ms 300 --memory-mb 0
 [ "$rc" -eq 1 ] || fail "slow starter, short handshake: exit $rc: $out"
 grep -q "FAILED: timeout in seat 0 (seat 0 sent no hello within 300 ms)" <<<"$out" ||
   fail "slow starter, short handshake: $out"
+# A bot that aborts the nearest process named arena above it: the check's
+# referee, which must not be the arena itself.
+cat >"$tmp/abort_bot.sh" <<'SH'
+p=$PPID
+while [ "$p" -gt 1 ]; do
+  [ "$(ps -o comm= -p "$p" | tr -d ' ')" = arena ] && { kill -ABRT "$p"; break; }
+  p=$(ps -o ppid= -p "$p" | tr -d ' ')
+done
+sleep 5
+SH
+mkdir "$tmp/t"
+rc=0; out=$(TMPDIR=$tmp/t A bot add aborter --cmd "sh $tmp/abort_bot.sh" 2>&1) || rc=$?
+[ "$rc" -eq 2 ] || fail "bot add of a bot that aborts its referee: exit $rc: $out"
+grep -q "bot add aborter: refused: it cannot play (its referee died of signal 6 in seat 0" \
+  <<<"$out" || fail "bot add aborter: no clear refusal: $out"
+! A bot list | grep -q aborter || fail "bot add registered the aborter"
+[ -z "$(ls -A "$tmp/t")" ] || fail "the aborted check left $(ls -A "$tmp/t")"
 unset ARENA_SANDBOX
 run A bot test --cmd "$greedy" --memory-mb lots
 [ "$rc" -eq 2 ] && grep -q "^arena: bot test: --memory-mb wants a whole number from 0 to 1048576" <<<"$out" ||

@@ -101,11 +101,14 @@ static void test_sweep_removes_a_dead_referees_folder(void **state)
 static void test_sweep_and_unlocked_folders(void **state)
 {
     (void)state;
-    char young[] = "/tmp/arena-XXXXXX", old[] = "/tmp/arena-XXXXXX", mine[] = "/tmp/arena-XXXXXX";
+    char young[64], old[64], mine[64];   /* where ref_dir_sweep looks: $TMPDIR or /tmp */
+    snprintf(young, sizeof young, "%s/arena-XXXXXX", ref_dir_parent());
+    snprintf(old, sizeof old, "%s", young);
+    snprintf(mine, sizeof mine, "%s", young);
     assert_non_null(mkdtemp(young));
     assert_non_null(mkdtemp(old));
     assert_non_null(mkdtemp(mine));
-    char fresh[64], other[64];
+    char fresh[96], other[96];
     snprintf(fresh, sizeof fresh, "%s/.lock.new", old);
     close(open(fresh, O_CREAT | O_WRONLY, 0600));
     /* An old folder with more in it than a half-made lock is not ours. */
