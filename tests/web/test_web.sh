@@ -88,6 +88,20 @@ serve "$ROOT/arena.db" "$ROOT/serve.out"
 
 if [ "$WHICH" != browser ]; then
   node "$HERE/test_web_http.mjs" "$URL"
+  # Idle, half-sent and flooding connections beside a new visitor: a bound
+  # in time, meaningless under valgrind's slowdown.
+  if [ -z "${WEB_SERVER_WRAPPER:-}" ]; then
+    node "$HERE/test_web_idle.mjs" "$URL"
+  else
+    echo "skip test_web_idle.mjs: its one-second bound means nothing under $WEB_SERVER_WRAPPER"
+  fi
+  # Bad flags: a one-line reason, exit 2.
+  for bad in "--threads 0" "--threads 4097" "--per-address -1" "--per-address x"; do
+    # shellcheck disable=SC2086
+    "$ARENA" --db "$ROOT/arena.db" serve $bad > "$ROOT/bad.out" 2>&1 && fail=0 || fail=$?
+    [ "$fail" = 2 ] && [ "$(wc -l < "$ROOT/bad.out")" = 1 ] ||
+      { echo "serve $bad: exit $fail"; cat "$ROOT/bad.out"; exit 1; }
+  done
 fi
 if [ "$WHICH" != http ]; then
   node "$HERE/test_web_browser.mjs" "$URL" "$ROOT/show.txt" "$SHOTS" "$MODULES"
