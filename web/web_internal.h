@@ -33,6 +33,7 @@ typedef struct web_req {
     jw out;                   /* the body of a 200 */
     int status;               /* set by web_fail */
     char error[256];
+    int64_t as_of_ms;         /* the oldest cached answer used (web_cache_get), 0: none */
 } web_req;
 
 /* Parses `qs` (NULL: none), accepting only the keys in `allowed`
@@ -91,8 +92,9 @@ web_cache *web_cache_new(const char *db_path);
 void web_cache_free(web_cache *c);
 /* The report's JSON for filter f, fresh enough: computed at most once per
  * change of the matches table (and then at most every few seconds; a
- * request meanwhile gets the last one at once). Copies it into r->out as
- * a value: 0, or web_fail. */
+ * request meanwhile gets the last one at once while it is at most 5 s
+ * old, and waits for a new one past that). Copies it into r->out as a
+ * value, and lowers r->as_of_ms to its time: 0, or web_fail. */
 int  web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_filter *f);
 
 /* ---- web_gate.c: connections per client address ----------------------------- */

@@ -111,6 +111,18 @@ wait "$SERVER"
 SERVER=
 grep -q 'stopped' "$ROOT/serve.out"
 
+# Freshness: a copy of the database, changed under its server by a real
+# tournament and a bot put on trial; the standings show it within 5 s.
+if [ "$WHICH" != browser ]; then
+  "$PYTHON" -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).backup(sqlite3.connect(sys.argv[2]))' \
+    "$ROOT/arena.db" "$ROOT/fresh.db"
+  serve "$ROOT/fresh.db" "$ROOT/serve-fresh.out"
+  node "$HERE/test_web_fresh.mjs" "$URL" "$ARENA" "$ROOT/fresh.db" "$PYTHON"
+  kill -TERM "$SERVER"
+  wait "$SERVER"
+  SERVER=
+fi
+
 # Bots with more matches than a plot has points, forfeits and logs: the
 # benchmark's own database, small (4 bots, each in some 1,400 matches).
 if [ "$WHICH" != browser ]; then
