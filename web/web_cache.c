@@ -216,8 +216,10 @@ int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_f
     int64_t wait = e->took_ms * 2 > MIN_INTERVAL_MS ? e->took_ms * 2 : MIN_INTERVAL_MS;
     if ((e->stamp != stamp || e->what == WEB_BOTS) && !e->computing && now - e->computed_ms >= wait)
         start_refresh(c, e, stamp);
-    if (!r->as_of_ms || e->snap_wall_ms < r->as_of_ms)
-        r->as_of_ms = e->snap_wall_ms;
+    /* as of: now when no match has landed since (bots: when they were read) */
+    int64_t as_of = e->stamp == stamp && e->what != WEB_BOTS ? clk_wall_ms() : e->snap_wall_ms;
+    if (!r->as_of_ms || as_of < r->as_of_ms)
+        r->as_of_ms = as_of;
     int rc = 0;
     if (e->status)
         rc = web_fail(r, e->status, "%s", e->error);

@@ -62,6 +62,12 @@ for row in ((1, 5, 4, 'failed', -3.01, 2, 0, 10, 1700000000000),
     db.execute("INSERT INTO gate_verdicts(id, ladder_id, bot_id, opponent_id, outcome, elo0, elo1,"
                " alpha, beta, llr, lower, upper, wins, draws, losses, pairs, decided_ms)"
                " VALUES (?, 1, ?, ?, ?, 0, 10, 0.05, 0.05, ?, -2.944, 2.944, ?, ?, ?, 6, ?)", row)
+# Tournament 1's matches stored in one millisecond (as a fast batch can be):
+# greedy's rating history is points that share one time. random3 is on
+# trial (as `arena ladder --gate sprt` marks a new version).
+db.execute("UPDATE matches SET finished_ms = (SELECT max(finished_ms) FROM matches"
+           " WHERE tournament_id = 1) WHERE tournament_id = 1")
+db.execute("UPDATE bots SET status_reason = 'on trial: against random2' WHERE name = 'random3'")
 # An arena killed long ago on a host with a hostile name: its row stayed.
 db.execute("INSERT INTO arena_runs(owner, tournament_id, host, pid, workers, taken, listening,"
            " started_ms, seen_ms) VALUES (5, 1, '<i>box</i>', 4242, 3, 2, 'tcp://127.0.0.1:7000',"
