@@ -13,6 +13,8 @@
  * by its descriptor and its peer both, so a descriptor reused by another
  * connection is a new socket.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include "web_internal.h"
@@ -36,6 +38,25 @@ void web_gate_free(web_gate *g)
     if (g)
         free(g->admitted);
     free(g);
+}
+
+void web_gate_sock_of(web_gate_sock *s, int fd, const struct sockaddr *peer)
+{
+    static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+    const struct sockaddr_in *p4 = (const void *)peer;
+    const struct sockaddr_in6 *p6 = (const void *)peer;
+    int v6 = peer->sa_family == AF_INET6;
+    const unsigned char *a6 = v6 ? p6->sin6_addr.s6_addr : NULL;
+    memset(s, 0, sizeof *s);
+    s->fd = fd;
+    s->port = ntohs(v6 ? p6->sin6_port : p4->sin_port);
+    if (!v6 || !memcmp(a6, v4_mapped, sizeof v4_mapped)) {
+        s->key[0] = 4;
+        memcpy(s->key + 1, v6 ? a6 + 12 : (const unsigned char *)&p4->sin_addr, 4);
+    } else {
+        s->key[0] = 6;
+        memcpy(s->key + 1, a6, 8);           /* its /64 */
+    }
 }
 
 static int by_fd(const void *a, const void *b)

@@ -106,6 +106,11 @@ typedef struct web_gate_sock {
     int known, shut;          /* set by web_gate_scan */
 } web_gate_sock;
 
+struct sockaddr;
+/* The socket fd whose peer is an IPv4 or IPv6 address (a v4-mapped IPv6
+ * one counts as IPv4) as the gate keys it. */
+void web_gate_sock_of(web_gate_sock *s, int fd, const struct sockaddr *peer);
+
 typedef struct web_gate web_gate;
 /* A gate letting one client address hold per_address connections (0: no
  * limit). */

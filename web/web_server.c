@@ -204,10 +204,9 @@ static int list_connections(int port, web_gate_sock **out)
             getsockname(fd, (struct sockaddr *)&self, &sn) != 0 ||
             getpeername(fd, (struct sockaddr *)&peer, &pn) != 0)
             continue;
-        const struct sockaddr_in *s4 = (void *)&self, *p4 = (void *)&peer;
-        const struct sockaddr_in6 *s6 = (void *)&self, *p6 = (void *)&peer;
-        int v6 = peer.ss_family == AF_INET6;
-        if ((peer.ss_family != AF_INET && !v6) ||
+        const struct sockaddr_in *s4 = (void *)&self;
+        const struct sockaddr_in6 *s6 = (void *)&self;
+        if ((peer.ss_family != AF_INET && peer.ss_family != AF_INET6) ||
             ntohs(self.ss_family == AF_INET6 ? s6->sin6_port : s4->sin_port) != port)
             continue;
         if (n == cap) {
@@ -216,19 +215,7 @@ static int list_connections(int port, web_gate_sock **out)
                 break;
             v = grown;
         }
-        web_gate_sock *g = &v[n++];
-        memset(g, 0, sizeof *g);
-        g->fd = fd;
-        g->port = ntohs(v6 ? p6->sin6_port : p4->sin_port);
-        static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-        const unsigned char *a6 = v6 ? p6->sin6_addr.s6_addr : NULL;
-        if (!v6 || !memcmp(a6, v4_mapped, sizeof v4_mapped)) {
-            g->key[0] = 4;
-            memcpy(g->key + 1, v6 ? a6 + 12 : (const unsigned char *)&p4->sin_addr, 4);
-        } else {
-            g->key[0] = 6;
-            memcpy(g->key + 1, a6, 8);
-        }
+        web_gate_sock_of(&v[n++], fd, (const struct sockaddr *)&peer);
     }
     if (d)
         closedir(d);
