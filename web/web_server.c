@@ -226,7 +226,10 @@ static int list_connections(int port, web_gate_sock **out)
 /* A connection opens: civetweb 1.15 says nothing yet of whose it is, so
  * the gate (web_gate.c) weighs every open socket, and those it refuses are
  * shut at once (civetweb then sees their input end and closes them, their
- * workers free again). The descriptor stays civetweb's to close. */
+ * workers free again). The descriptor stays civetweb's to close. Between
+ * the listing and the shutdown a descriptor may be closed and reused: then
+ * a new connection is shut (its client sees a reset, as from any full
+ * server), or a file is asked to shut down (ENOTSOCK, nothing happens). */
 static int connection_open(const struct mg_connection *c, void **data)
 {
     web_server *srv = mg_get_user_data(mg_get_context(c));
@@ -338,7 +341,10 @@ int web_start(const web_options *o, web_server **out, char *err, size_t size)
     }
     mg_set_request_handler(s->ctx, "/", handle, s);
     struct mg_server_port sp[2];
-    s->port = mg_get_server_ports(s->ctx, 2, sp) > 0 ? sp[0].port : -1;
+    int port = mg_get_server_ports(s->ctx, 2, sp) > 0 ? sp[0].port : -1;
+    pthread_mutex_lock(&s->gate_mu);          /* connection_open reads it already */
+    s->port = port;
+    pthread_mutex_unlock(&s->gate_mu);
     *out = s;
     return 0;
 }
