@@ -50,7 +50,7 @@ for game in $("$build/referee/referee" games | awk '{print $1}'); do
 done
 run test_jw "$build/tests/web/test_jw"
 # The web server under valgrind while the HTTP tests hit every route.
-if WEB_SERVER_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+if WEB_SERVER_WRAPPER="valgrind -q --max-threads=600 --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
    timeout -k 10 "$limit" tests/web/test_web.sh "$build/arena/arena" "$build/referee/referee" "$build/agents/random" \
    "$build/agents/greedy" "$build/tests/web/screenshots" http >"$logs/web.log" 2>&1; then
   echo "valgrind: arena serve clean"

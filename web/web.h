@@ -12,6 +12,8 @@
  * web_api.c      standings, crosstable, matches, bots, live
  * web_replay.c   one match: its record re-simulated into states per view
  * web_cache.c    standings and crosstables, recomputed when matches land
+ * web_gate.c     connections per client address, bounded
+ * web_readers.c  the pool of read-only database handles
  */
 #ifndef WEB_H
 #define WEB_H
@@ -21,8 +23,18 @@
 typedef struct web_options {
     const char *db_path;
     const char *listen;       /* "127.0.0.1:8080"; "PORT" alone means 127.0.0.1:PORT */
-    int threads;              /* request threads */
+    int threads;              /* worker threads: connections open at once (0: WEB_THREADS) */
+    int per_address;          /* connections one client address may open (0: no limit) */
 } web_options;
+
+/* The defaults of `arena serve` (docs/SECURITY.md says why these numbers). */
+#define WEB_THREADS 512           /* civetweb holds a thread per open connection */
+#define WEB_PER_ADDRESS 32        /* a browser opens 6 a host; room for a NAT's few */
+#define WEB_READERS 8             /* database handles, lent one a request */
+#define WEB_HEAD_TIMEOUT_MS 5000  /* a request head must arrive whole within this */
+#define WEB_IDLE_TIMEOUT_MS 3000  /* an idle keep-alive connection is closed after */
+#define WEB_QUEUE 64              /* accepted connections waiting for a thread */
+#define WEB_BACKLOG 1024          /* connections the kernel holds before accept */
 
 typedef struct web_server web_server;
 

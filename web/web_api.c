@@ -87,35 +87,39 @@ static int finish(web_req *r, sqlite3_stmt *st, int rc)
 
 /* ---- bots: what every table shows beside a name ------------------------- */
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 /* Each bot with its label (the name every table shows, told apart from
- * its other versions) and the status shown (provisional: active with few
- * games; removed: unregistered). */
+ * its other versions) and what the status shown is made of (the CLI's
+ * rule, arena_bot_status_shown: trial, provisional; removed: unregistered). */
 static const char BOTS[] =
-    "SELECT b.id, " ARENA_DB_BOT_LABEL("b") ", b.name, b.version,"
-    " CASE WHEN b.removed_at IS NOT NULL THEN 'removed'"
-    "  WHEN b.status = 'active' AND coalesce(r.games, 0) < " STR(ARENA_PROVISIONAL_GAMES)
-    "  THEN 'provisional' ELSE b.status END, nullif(b.status_reason, ''),"
+    "SELECT b.id, " ARENA_DB_BOT_LABEL("b") ", b.name, b.version, b.status,"
+    " nullif(b.status_reason, ''),"
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
     "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
-    " b.removed_at IS NULL"
+    " b.removed_at IS NULL, coalesce(r.games, 0)"
     " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
 
 static void bot_object(jw *w, sqlite3_stmt *st)
 {
     static const char *const keys[] = { "id", "label", "name", "version", "status",
                                         "status_reason", "last_active_ms" };
+    arena_bot b = { .games = sqlite3_column_int(st, 8) };
+    const char *status = (const char *)sqlite3_column_text(st, 4);
+    const char *reason = (const char *)sqlite3_column_text(st, 5);
+    snprintf(b.status, sizeof b.status, "%s", status ? status : "");
+    snprintf(b.reason, sizeof b.reason, "%s", reason ? reason : "");
+    int registered = sqlite3_column_int(st, 7);
     jw_obj(w);
     for (int i = 0; i < 7; i++) {
         jw_key(w, keys[i]);
-        if (i == 0 || i == 6)
+        if (i == 4)
+            jw_str(w, registered ? arena_bot_status_shown(&b) : "removed");
+        else if (i == 0 || i == 6)
             col_int(w, st, i);
         else
             col_str(w, st, i);
     }
     jw_key(w, "registered");
-    jw_bool(w, sqlite3_column_int(st, 7));
+    jw_bool(w, registered);
     jw_obj_end(w);
 }
 
@@ -159,6 +163,8 @@ static int report(web_req *r, web_report what)
         if (web_cache_get(r->cache, r, WEB_BOTS, &every) != 0)
             return -1;
     }
+    jw_key(&r->out, "as_of_ms");
+    jw_int(&r->out, r->as_of_ms);
     jw_obj_end(&r->out);
     return 0;
 }

@@ -4,14 +4,17 @@
  *
  * A report reads every match of its kind and fits ratings: seconds at a
  * million matches, far too slow per request. So each (report, filter)
- * keeps its last JSON, stamped with the newest match id it saw. A request
- * that finds the stamp old still gets the last JSON at once, and starts
- * one refresh in the background (its own read-only connection), no more
- * often than twice the time the last refresh took. Only the first request
- * for a filter waits for the computation. The bots beside the standings
- * (labels, status, last active: a lookup per bot) are cached the same way,
- * refreshed also when MIN_INTERVAL_MS has passed, as a bot's status can
- * change without a match.
+ * keeps its last JSON, stamped with the newest match id it saw and the
+ * time its computation began (its snapshot). A request whose newest match
+ * is the stamp gets it at once. One that finds the stamp old gets the
+ * last JSON at once too while it is at most MAX_AGE_MS old, and starts one
+ * refresh in the background (its own read-only connection), no more often
+ * than twice the time the last refresh took; an answer older than that
+ * waits for a refresh (its own, on its own snapshot, unless one is under
+ * way): no page is ever shown standings more than 5 s stale. The bots
+ * beside the standings (labels, status, last active: a lookup per bot)
+ * are cached the same way, but on time alone, as a bot's status changes
+ * without a match (a trial passed, a bot disabled).
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -24,6 +27,7 @@
 
 #define ENTRIES 64
 #define MIN_INTERVAL_MS 2000
+#define MAX_AGE_MS 5000           /* older than this, an answer waits for its refresh */
 
 typedef struct entry {
     int used, computing;
@@ -31,6 +35,8 @@ typedef struct entry {
     web_report what;
     arena_match_filter f;
     int64_t stamp;            /* newest match id the JSON saw */
+    int64_t snap_ms;          /* when its computation began (monotonic) */
+    int64_t snap_wall_ms;     /* the same, Unix time: the answer's "as of" */
     int64_t computed_ms, took_ms, asked_ms;
     char *json;               /* NULL until the first computation ends */
     int status;               /* 0, or the error's HTTP status */
@@ -87,7 +93,7 @@ static void compute(web_cache *c, entry *e, arena_db *db, int64_t stamp)
 {
     char *buf = NULL, err[256] = "";
     size_t n = 0;
-    int64_t t0 = clk_mono_ms();
+    int64_t t0 = clk_mono_ms(), wall0 = clk_wall_ms();
     FILE *out = open_memstream(&buf, &n);
     int rc = -1;
     if (out) {
@@ -106,6 +112,8 @@ static void compute(web_cache *c, entry *e, arena_db *db, int64_t stamp)
     if (rc != 0 && !e->json)
         e->json = strdup("");          /* an answer, even if an error: do not recompute at once */
     e->stamp = stamp;
+    e->snap_ms = t0;
+    e->snap_wall_ms = wall0;
     e->computed_ms = clk_mono_ms();
     e->took_ms = e->computed_ms - t0;
     e->computing = 0;
@@ -192,21 +200,26 @@ int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_f
     }
     int64_t now = clk_mono_ms();
     e->asked_ms = now;
-    if (!e->json && !e->computing) {
+    e->waiting++;
+    /* current: nothing has changed since (bots: never known), or recent */
+    while (!e->json || ((e->stamp != stamp || e->what == WEB_BOTS) && e->snap_ms < now - MAX_AGE_MS)) {
+        if (e->computing) {
+            pthread_cond_wait(&c->cv, &c->mu);
+            continue;
+        }
         e->computing = 1;
         pthread_mutex_unlock(&c->mu);
         compute(c, e, r->db, stamp);
         pthread_mutex_lock(&c->mu);
     }
-    e->waiting++;
-    while (!e->json)
-        pthread_cond_wait(&c->cv, &c->mu);
     e->waiting--;
     int64_t wait = e->took_ms * 2 > MIN_INTERVAL_MS ? e->took_ms * 2 : MIN_INTERVAL_MS;
-    /* bots change without a match (disabled, removed): theirs is refreshed
-     * on time alone too */
     if ((e->stamp != stamp || e->what == WEB_BOTS) && !e->computing && now - e->computed_ms >= wait)
         start_refresh(c, e, stamp);
+    /* as of: now when no match has landed since (bots: when they were read) */
+    int64_t as_of = e->stamp == stamp && e->what != WEB_BOTS ? clk_wall_ms() : e->snap_wall_ms;
+    if (!r->as_of_ms || as_of < r->as_of_ms)
+        r->as_of_ms = as_of;
     int rc = 0;
     if (e->status)
         rc = web_fail(r, e->status, "%s", e->error);

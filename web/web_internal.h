@@ -33,6 +33,7 @@ typedef struct web_req {
     jw out;                   /* the body of a 200 */
     int status;               /* set by web_fail */
     char error[256];
+    int64_t as_of_ms;         /* the oldest cached answer used (web_cache_get), 0: none */
 } web_req;
 
 /* Parses `qs` (NULL: none), accepting only the keys in `allowed`
@@ -91,8 +92,42 @@ web_cache *web_cache_new(const char *db_path);
 void web_cache_free(web_cache *c);
 /* The report's JSON for filter f, fresh enough: computed at most once per
  * change of the matches table (and then at most every few seconds; a
- * request meanwhile gets the last one at once). Copies it into r->out as
- * a value: 0, or web_fail. */
+ * request meanwhile gets the last one at once while it is at most 5 s
+ * old, and waits for a new one past that). Copies it into r->out as a
+ * value, and lowers r->as_of_ms to its time: 0, or web_fail. */
 int  web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_filter *f);
+
+/* ---- web_gate.c: connections per client address ----------------------------- */
+
+typedef struct web_gate_sock {
+    int fd;
+    unsigned char key[9];     /* the client: 4 and its IPv4 address, or 6 and its /64 */
+    int port;                 /* the client's port */
+    int known, shut;          /* set by web_gate_scan */
+} web_gate_sock;
+
+struct sockaddr;
+/* The socket fd whose peer is an IPv4 or IPv6 address (a v4-mapped IPv6
+ * one counts as IPv4) as the gate keys it. */
+void web_gate_sock_of(web_gate_sock *s, int fd, const struct sockaddr *peer);
+
+typedef struct web_gate web_gate;
+/* A gate letting one client address hold per_address connections (0: no
+ * limit). */
+web_gate *web_gate_new(int per_address);
+void web_gate_free(web_gate *g);
+/* Given every connection open now (s, n; reordered), marks `shut` the new
+ * ones past their address's bound and remembers the rest: 0, or -1 out of
+ * memory (nothing marked). Not thread-safe: the caller holds a lock. */
+int  web_gate_scan(web_gate *g, web_gate_sock *s, int n);
+
+/* ---- web_readers.c: the pool of read-only database handles ------------------ */
+
+typedef struct web_readers web_readers;
+web_readers *web_readers_new(const char *db_path, int max);
+void web_readers_free(web_readers *p);
+/* Borrows a handle (waits while all max are lent): 0, or -1 with err. */
+int  web_readers_take(web_readers *p, arena_db **out, char *err, size_t size);
+void web_readers_give(web_readers *p, arena_db *db);
 
 #endif

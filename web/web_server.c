@@ -4,14 +4,22 @@
  * routes GET and HEAD to the built-in assets and the JSON API, and the
  * same strict headers on every answer.
  *
- * Each request thread opens its own read-only handle on first use
- * (SQLite connections are not shared between threads) and closes it when
- * civetweb ends the thread.
+ * civetweb gives each open connection a worker thread until it closes,
+ * idle or not. So there are many workers (WEB_THREADS: an idle one costs
+ * its stack's few touched pages), short timeouts for a request head and
+ * for an idle keep-alive connection, and a bound on the connections of one
+ * client address (web_gate.c): a connection past it is shut at once, so a
+ * few addresses cannot hold every worker. The API borrows a read-only
+ * database handle per request from a small pool (web_readers.c).
  */
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <civetweb.h>
 #include <sqlite3.h>
 #include "kv.h"
@@ -22,6 +30,10 @@
 struct web_server {
     struct mg_context *ctx;
     web_cache *cache;
+    web_gate *gate;
+    pthread_mutex_t gate_mu;  /* one scan at a time */
+    int per_address;
+    web_readers *readers;
     char db_path[1024];
     int port;
 };
@@ -36,8 +48,6 @@ static const char SECURITY_HEADERS[] =
     "X-Frame-Options: DENY\r\n"
     "Referrer-Policy: no-referrer\r\n"
     "Cross-Origin-Resource-Policy: same-origin\r\n";
-
-static __thread arena_db *thread_db;
 
 static const char *reason_phrase(int status)
 {
@@ -121,17 +131,17 @@ static void serve_api(struct mg_connection *c, const route *rt, const char *path
     jw_init(&r->out);
     r->cache = srv->cache;
     r->path_rest = path + strlen(rt->path);
+    arena_db *db = NULL;
     if (web_query_parse(r, ri->query_string, rt->params) != 0) {
         send_error(c, r->status, r->error);
-    } else if (!thread_db && arena_db_open_readonly(&thread_db, srv->db_path, r->error,
-                                                    sizeof r->error) != 0) {
+    } else if (web_readers_take(srv->readers, &db, r->error, sizeof r->error) != 0) {
         send_error(c, 503, r->error);
     } else {
-        r->db = thread_db;
+        r->db = db;
         /* One read transaction a request: every query of a page sees the
          * same snapshot, and the read lock is taken once, not per query
          * (a bot page runs hundreds of small ones). */
-        sqlite3 *h = arena_db_sqlite(thread_db);
+        sqlite3 *h = arena_db_sqlite(db);
         int rc = sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? rt->fn(r)
                : web_fail(r, 503, "cannot read the database: %s", sqlite3_errmsg(h));
         if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -142,6 +152,7 @@ static void serve_api(struct mg_connection *c, const route *rt, const char *path
             send_error(c, 503, "out of memory");
         else
             respond(c, 200, "application/json", "no-store", r->out.buf, r->out.len);
+        web_readers_give(srv->readers, db);
     }
     jw_free(&r->out);
     free(r);
@@ -177,12 +188,64 @@ static int handle(struct mg_connection *c, void *data)
     return 200;
 }
 
-static void *thread_start(const struct mg_context *ctx, int type) { return NULL; }
-
-static void thread_stop(const struct mg_context *ctx, int type, void *user)
+/* The server's open connections (sockets whose local port is ours and which
+ * have a peer) into *out: their count, or -1. */
+static int list_connections(int port, web_gate_sock **out)
 {
-    arena_db_close(thread_db);
-    thread_db = NULL;
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0, cap = 0;
+    web_gate_sock *v = NULL;
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        struct sockaddr_storage peer, self;
+        socklen_t pn = sizeof peer, sn = sizeof self;
+        int fd = atoi(de->d_name);
+        if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd == dirfd(d) ||
+            getsockname(fd, (struct sockaddr *)&self, &sn) != 0 ||
+            getpeername(fd, (struct sockaddr *)&peer, &pn) != 0)
+            continue;
+        const struct sockaddr_in *s4 = (void *)&self;
+        const struct sockaddr_in6 *s6 = (void *)&self;
+        if ((peer.ss_family != AF_INET && peer.ss_family != AF_INET6) ||
+            ntohs(self.ss_family == AF_INET6 ? s6->sin6_port : s4->sin_port) != port)
+            continue;
+        if (n == cap) {
+            web_gate_sock *grown = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
+            if (!grown)
+                break;
+            v = grown;
+        }
+        web_gate_sock_of(&v[n++], fd, (const struct sockaddr *)&peer);
+    }
+    if (d)
+        closedir(d);
+    *out = v;
+    return d ? n : -1;
+}
+
+/* A connection opens: civetweb 1.15 says nothing yet of whose it is, so
+ * the gate (web_gate.c) weighs every open socket, and those it refuses are
+ * shut at once (civetweb then sees their input end and closes them, their
+ * workers free again). The descriptor stays civetweb's to close. Between
+ * the listing and the shutdown a descriptor may be closed and reused: then
+ * a new connection is shut (its client sees a reset, as from any full
+ * server), or a file is asked to shut down (ENOTSOCK, nothing happens). */
+static int connection_open(const struct mg_connection *c, void **data)
+{
+    web_server *srv = mg_get_user_data(mg_get_context(c));
+    web_gate_sock *v = NULL;
+    *data = NULL;
+    if (srv->per_address <= 0)
+        return 0;
+    pthread_mutex_lock(&srv->gate_mu);
+    int n = list_connections(srv->port, &v);
+    if (n >= 0 && web_gate_scan(srv->gate, v, n) == 0)
+        for (int i = 0; i < n; i++)
+            if (v[i].shut)
+                shutdown(v[i].fd, SHUT_RDWR);
+    pthread_mutex_unlock(&srv->gate_mu);
+    free(v);
+    return 0;
 }
 
 /* "HOST:PORT" or "PORT" into civetweb's form, refusing anything else; a
@@ -218,9 +281,18 @@ static int listen_spec(const char *text, char *out, size_t size, char *err, size
     return 0;
 }
 
+static void web_server_free(web_server *s)
+{
+    web_cache_free(s->cache);
+    web_gate_free(s->gate);
+    pthread_mutex_destroy(&s->gate_mu);
+    web_readers_free(s->readers);
+    free(s);
+}
+
 int web_start(const web_options *o, web_server **out, char *err, size_t size)
 {
-    char ports[96], threads[16];
+    char ports[96], threads[16], queue[16], backlog[16], head_ms[16], idle_ms[16];
     if (listen_spec(o->listen ? o->listen : "127.0.0.1:8080", ports, sizeof ports, err, size))
         return -1;
     arena_db *probe;
@@ -234,31 +306,45 @@ int web_start(const web_options *o, web_server **out, char *err, size_t size)
         return -1;
     }
     snprintf(s->db_path, sizeof s->db_path, "%s", o->db_path);
+    int nthreads = o->threads > 0 ? o->threads : WEB_THREADS;
     s->cache = web_cache_new(s->db_path);
-    snprintf(threads, sizeof threads, "%d", o->threads > 0 ? o->threads : 8);
+    s->gate = web_gate_new(o->per_address);
+    s->per_address = o->per_address;
+    pthread_mutex_init(&s->gate_mu, NULL);
+    s->readers = web_readers_new(s->db_path, WEB_READERS);
+    snprintf(threads, sizeof threads, "%d", nthreads);
+    snprintf(queue, sizeof queue, "%d", WEB_QUEUE);
+    snprintf(backlog, sizeof backlog, "%d", WEB_BACKLOG);
+    snprintf(head_ms, sizeof head_ms, "%d", WEB_HEAD_TIMEOUT_MS);
+    snprintf(idle_ms, sizeof idle_ms, "%d", WEB_IDLE_TIMEOUT_MS);
     const char *opts[] = {
-        "listening_ports", ports, "num_threads", threads, "request_timeout_ms", "10000",
-        "enable_keep_alive", "yes", "keep_alive_timeout_ms", "5000",
+        "listening_ports", ports, "num_threads", threads, "connection_queue", queue,
+        "listen_backlog", backlog,
+        /* request_timeout_ms bounds the whole head of a first request (and
+         * each wait to send); keep_alive_timeout_ms the wait for the next
+         * head on a kept connection */
+        "request_timeout_ms", head_ms, "enable_keep_alive", "yes", "keep_alive_timeout_ms", idle_ms,
         /* A response is two writes (headers, then body): with Nagle's
          * algorithm the body waits for the client's delayed ACK of the
          * headers, 40 ms on Linux, on every keep-alive request. */
         "tcp_nodelay", "1", NULL,
     };
     struct mg_callbacks cb = { 0 };
-    cb.init_thread = thread_start;
-    cb.exit_thread = thread_stop;
+    cb.init_connection = connection_open;
     mg_init_library(0);
-    s->ctx = s->cache ? mg_start(&cb, s, opts) : NULL;
+    s->ctx = s->cache && s->gate && s->readers ? mg_start(&cb, s, opts) : NULL;
     if (!s->ctx) {
         snprintf(err, size, "cannot listen on %s (in use, or not an address of this machine)",
                  ports);
-        web_cache_free(s->cache);
-        free(s);
+        web_server_free(s);
         return -1;
     }
     mg_set_request_handler(s->ctx, "/", handle, s);
     struct mg_server_port sp[2];
-    s->port = mg_get_server_ports(s->ctx, 2, sp) > 0 ? sp[0].port : -1;
+    int port = mg_get_server_ports(s->ctx, 2, sp) > 0 ? sp[0].port : -1;
+    pthread_mutex_lock(&s->gate_mu);          /* connection_open reads it already */
+    s->port = port;
+    pthread_mutex_unlock(&s->gate_mu);
     *out = s;
     return 0;
 }
@@ -270,7 +356,6 @@ void web_stop(web_server *s)
     if (!s)
         return;
     mg_stop(s->ctx);
-    web_cache_free(s->cache);
-    free(s);
+    web_server_free(s);
     mg_exit_library();
 }

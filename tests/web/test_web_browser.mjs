@@ -76,6 +76,28 @@ await test('leaderboard lists the bots of the tournament', async () => {
   await page.waitForSelector('table.heat');
   await shot('leaderboard');
 });
+await test('the leaderboard says as of when, and refreshes itself', async () => {
+  const asOf = () => page.textContent('#as-of');
+  const first = await asOf();
+  assert.match(first, /^as of \d\d:\d\d:\d\d · refreshes every 5 s$/);
+  let asked = 0;
+  const count = req => { if (req.url().includes('/api/standings')) asked++; };
+  page.on('request', count);
+  // no reload: the page asks again and shows the newer time (the data is
+  // current, so its "as of" is the time it was asked for)
+  await page.waitForFunction(t => document.getElementById('as-of').textContent !== t, first, { timeout: 12000 });
+  page.off('request', count);
+  assert.ok(asked >= 1, 'it asked the standings again');
+  assert.equal(await page.locator('table.standings tbody tr').count(), 3, 'the table is drawn again');
+});
+await test('a bot on trial is badged trial, as the CLI says', async () => {
+  await page.goto(base + '/?ladder=' + encodeURIComponent('<b>night</b> & day'));
+  await page.waitForSelector('table.standings tbody tr[data-bot="random3"]');
+  const badge = page.locator('tr[data-bot="random3"] .status');
+  assert.equal(await badge.textContent(), 'trial');
+  assert.equal(await badge.getAttribute('class'), 'status trial');
+  await shot('leaderboard-trial');
+});
 await test('a ladder\'s leaderboard, chosen from the list, its hostile name as text', async () => {
   const ladder = '<b>night</b> & day';
   await page.goto(base + '/');                            // the kind played last
@@ -127,6 +149,26 @@ await test('a bot page shows its rating plot', async () => {
   await page.waitForFunction(t => document.getElementById('sprt-result').textContent !== t, first);
   assert.match(await page.textContent('#sprt-result'), /stronger by 60 Elo|no verdict yet/);
   await shot('bot-sprt');
+  // the page refreshes itself (a newer "as of") and keeps the SPRT's fields
+  // and answer
+  const sprt = await page.textContent('#sprt-result'), asOf = await page.textContent('#as-of');
+  assert.match(asOf, /^as of \d\d:\d\d:\d\d · refreshes every 10 s$/);
+  await page.locator('#elo1').blur();
+  await page.waitForFunction(t => document.getElementById('as-of').textContent !== t, asOf, { timeout: 16000 });
+  assert.equal(await page.textContent('#sprt-result'), sprt);
+  assert.equal(await page.inputValue('#elo1'), '60');
+  assert.equal(await page.locator('#plot .uplot').count(), 1, 'one plot, drawn anew');
+});
+await test('a plot whose points share one time spans minutes, not years', async () => {
+  // tournament 1's matches were stored in one millisecond (test_web.sh)
+  await page.goto(base + '/bot?name=greedy');
+  await page.waitForSelector('#plot .uplot canvas');
+  const [lo, hi] = await page.$eval('#plot', b => [Number(b.dataset.xMin), Number(b.dataset.xMax)]);
+  const bot = await (await fetch(base + '/api/bots/greedy')).json();
+  const t = bot.history[0][0] / 1000;
+  assert.ok(bot.history.every(p => p[0] === bot.history[0][0]), 'the points share one time');
+  assert.ok(lo < t && t < hi && hi - lo <= 3600, `the axis spans ${lo} to ${hi} around ${t}`);
+  await shot('bot-one-time');
 });
 await test('a bot page lists the SPRT gates it met', async () => {
   await page.goto(base + '/bot?name=random2');
@@ -188,8 +230,20 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
   await page.keyboard.press('End');
   assert.equal(await counter(), `${last} / ${last}`);
   assert.deepEqual(await boardFromPage(page), boards[last]);
+  // the units' two-letter codes are spelt out under the board
+  const codes = await page.$$eval('#wc-legend [data-code]', t => t.map(x => x.dataset.code));
+  const onBoard = Object.values(await boardFromPage(page)).map(c => c.unit).filter(Boolean);
+  assert.ok(onBoard.length > 0 && onBoard.every(c => codes.includes(c)), `${onBoard} in ${codes}`);
+  assert.match(await page.textContent('#wc-legend'), /[A-Z]{2} [a-z]/);
   await page.keyboard.press('Home');
   assert.equal(await counter(), `0 / ${last}`);
+  // the decision list's column heads stay in sight as it scrolls
+  await page.$eval('#actions', a => { a.scrollTop = a.scrollHeight / 2; });
+  const list = await page.$eval('#actions', a => a.getBoundingClientRect().top);
+  const head = await page.$eval('#actions thead th', h => h.getBoundingClientRect().top);
+  assert.ok(await page.$eval('#actions', a => a.scrollTop) > 100, 'the list scrolled');
+  assert.ok(Math.abs(head - list) <= 2, `the heads at ${head}, the list's top at ${list}`);
+  await shot('replay-scrolled');
   await page.keyboard.press(' ');            // play
   await page.waitForFunction(() => !document.getElementById('counter').textContent.startsWith('0 /'));
   await page.keyboard.press(' ');            // pause
@@ -258,6 +312,7 @@ await test('the seat view hides the other seat\'s hand', async () => {
 await test('live page', async () => {
   await page.goto(base + '/live');
   await page.waitForSelector('table.matches tbody tr');
+  assert.match(await page.textContent('#as-of'), /^as of \d\d:\d\d:\d\d · refreshes every 2 s$/);
   assert.deepEqual(await page.$$eval('#ladders tbody td', t => t.map(x => x.textContent)).then(t => t.slice(0, 4)),
     ['<b>night</b> & day', 'goofspiel', '6', '6']);
   assert.equal(await page.locator('#ladders b').count(), 0, 'the ladder\'s name is text');

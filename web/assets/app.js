@@ -56,6 +56,25 @@ const Arena = (() => {
     if (s < 129600) return Math.round(s / 3600) + ' h ago';
     return Math.round(s / 86400) + ' days ago';
   }
+  // "HH:MM:SS", local time: when a page's data was read.
+  function clock(ms) {
+    const d = new Date(ms || Date.now()), p = n => String(n).padStart(2, '0');
+    return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  }
+  // The line under a live page's title: "as of HH:MM:SS · refreshes every N s".
+  function asOf(ms, every) {
+    return el('p', { class: 'muted as-of', id: 'as-of' }, `as of ${clock(ms)} · refreshes every ${every / 1000} s`);
+  }
+  // Calls render now and every `ms` after the last one ended, skipped while
+  // the tab is hidden or a list is open under the visitor's hand.
+  function refreshing(ms, render) {
+    const again = async () => {
+      const a = document.activeElement;
+      if (!document.hidden && !(a && (a.tagName === 'SELECT' || a.tagName === 'INPUT'))) await render();
+      setTimeout(again, ms);
+    };
+    render().then(() => setTimeout(again, ms));
+  }
   function fixed(x, d) { return x === null || x === undefined ? '—' : Number(x).toFixed(d); }
 
   // "1-0", "½-½", "0-1-0-1" from seat scores.
@@ -115,5 +134,6 @@ const Arena = (() => {
         el('td', { class: 'muted' }, `H0 ${g.elo0} H1 ${g.elo1} Elo, α ${g.alpha} β ${g.beta}`)))));
   }
 
-  return { api, el, param, matchesTable, gatesTable, header, botLink, matchLink, ago, fixed, score, resultClass, fail };
+  return { api, el, param, matchesTable, gatesTable, header, botLink, matchLink, ago, fixed, score, resultClass, fail,
+    clock, asOf, refreshing };
 })();

@@ -1,97 +1,103 @@
 /*
  * leaderboard.js - the leaderboard (/): standings per kind of match (a game
  * and its number of seats), for all matches, one tournament or one ladder, then the
- * crosstable as a heat map; a ladder's SPRT gate verdicts. Data: /api/games,
- * /api/standings, /api/crosstable, /api/gates.
+ * crosstable as a heat map; a ladder's SPRT gate verdicts. Refreshes itself
+ * every 5 s, drawn anew once all its data is in; says as of when. Data:
+ * /api/games, /api/standings, /api/crosstable, /api/gates.
  */
 'use strict';
-(async () => {
+(() => {
   const { api, el, param, botLink, fixed, ago } = Arena;
+  const EVERY_MS = 5000;
   Arena.header('/');
   const main = document.getElementById('main');
-  try {
-    const games = await api('/api/games');
-    const tournament = param('tournament') || '', ladder = param('ladder') || '';
-    const kinds = games.kinds;
-    // the kind asked for, else the one played last
-    const latest = kinds.reduce((a, k) => !a || k.newest > a.newest ? k : a, null);
-    let kind = param('kind') || (latest ? `${latest.game}:${latest.players}` : '');
-    const [game, players] = kind.split(':');
-    const q = new URLSearchParams();
-    if (game) q.set('game', game);
-    if (players) q.set('players', players);
-    if (tournament) q.set('tournament', tournament);
-    if (ladder) q.set('ladder', ladder);
-    const data = await api('/api/standings?' + q);
+  Arena.refreshing(EVERY_MS, render);
 
-    const pick = (name, value, options) => el('select', {
-      name, onchange: e => { const u = new URLSearchParams(location.search);
-        u.set(name, e.target.value); location.search = u; } },
-      options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
-    // which matches: all, a tournament's or a ladder's (one parameter or the other)
-    const from = () => el('select', { name: 'from', onchange: e => {
-      const u = new URLSearchParams(location.search), [k, v] = e.target.value.split(/=(.*)/s);
-      u.delete('tournament'); u.delete('ladder');
-      if (k) u.set(k, v);
-      location.search = u; } },
-      [['', 'all matches']].concat(
-        games.ladders.map(l => ['ladder=' + l.name, `ladder ${l.name}: ${l.game}`]),
-        games.tournaments.map(t => ['tournament=' + t.id, `tournament ${t.id}: ${t.format}, ${t.game}` +
-          (t.finished_ms ? '' : ' (running)')]))
-        .map(([v, label]) => el('option', { value: v,
-          selected: v === (ladder ? 'ladder=' + ladder : tournament ? 'tournament=' + tournament : '') }, label)));
-    const toolbar = el('div', { class: 'toolbar' },
-      el('label', {}, 'Kind', pick('kind', kind, kinds.map(k =>
-        [`${k.game}:${k.players}`, `${k.game}, ${k.players} players`]))),
-      el('label', {}, 'Matches', from()));
+  async function render() {
+    try {
+      const games = await api('/api/games');
+      const tournament = param('tournament') || '', ladder = param('ladder') || '';
+      const kinds = games.kinds;
+      // the kind asked for, else the one played last
+      const latest = kinds.reduce((a, k) => !a || k.newest > a.newest ? k : a, null);
+      let kind = param('kind') || (latest ? `${latest.game}:${latest.players}` : '');
+      const [game, players] = kind.split(':');
+      const q = new URLSearchParams();
+      if (game) q.set('game', game);
+      if (players) q.set('players', players);
+      if (tournament) q.set('tournament', tournament);
+      if (ladder) q.set('ladder', ladder);
+      const data = await api('/api/standings?' + q);
 
-    const bots = new Map();
-    for (const b of data.bots) bots.set(b.label, b);
-    const rows = data.standings;
-    const lo = Math.min(...rows.map(r => r.elo - r.ci95)), hi = Math.max(...rows.map(r => r.elo + r.ci95));
-    const span = hi - lo || 1;
-    const errBar = r => el('span', { class: 'bar', title: `${fixed(r.elo - r.ci95, 0)} … ${fixed(r.elo + r.ci95, 0)}` },
-      el('i'), el('b'));
-    const table = el('table', { class: 'standings' },
-      el('thead', {}, el('tr', {}, ['#', 'Bot', 'Rating', '± 95%', '', 'Live Elo', 'Games', 'W-D-L',
-        'Score', 'Last active', 'Status'].map((h, i) => el('th', { class: i > 1 && i < 9 && i !== 4 ? 'num' : null }, h)))),
-      el('tbody', {}, rows.map(r => {
-        const b = bots.get(r.bot) || {};
-        const status = b.status || 'active';
-        const tr = el('tr', { 'data-bot': r.bot },
-          el('td', { class: 'num' }, r.rank),
-          el('td', {}, botLink(r.bot), b.version && !r.bot.includes('@') ? el('span', { class: 'muted' }, ' ' + b.version) : null),
-          el('td', { class: 'num' }, fixed(r.elo, 0)),
-          el('td', { class: 'num' }, '±' + fixed(r.ci95, 0)),
-          el('td', {}, errBar(r)),
-          el('td', { class: 'num' }, fixed(r.live_elo, 0)),
-          el('td', { class: 'num' }, r.games),
-          el('td', { class: 'num' }, `${r.wins}-${r.draws}-${r.losses}`),
-          el('td', { class: 'num' }, fixed(r.score_pct, 1) + '%'),
-          el('td', { class: 'muted' }, ago(b.last_active_ms)),
-          el('td', {}, el('span', { class: 'status ' + status, title: b.status_reason || '' }, status),
-            b.status_reason ? el('span', { class: 'muted' }, ' ' + b.status_reason) : null));
-        // the error bar drawn to scale (positions set through the CSSOM, allowed by the CSP)
-        const bar = tr.querySelector('.bar');
-        bar.firstChild.style.left = ((r.elo - r.ci95 - lo) / span * 100) + '%';
-        bar.firstChild.style.width = (2 * r.ci95 / span * 100) + '%';
-        bar.lastChild.style.left = ((r.elo - lo) / span * 100) + '%';
-        return tr;
-      })));
-    main.replaceChildren(el('h1', {}, 'Leaderboard'), toolbar,
-      rows.length ? table : el('p', { class: 'muted' }, 'No rated matches yet.'),
-      el('p', { class: 'muted' }, 'Rating: Bradley–Terry fit over every result, with its 95% interval; ',
-        'live Elo moves match by match.'));
+      const pick = (name, value, options) => el('select', {
+        name, onchange: e => { const u = new URLSearchParams(location.search);
+          u.set(name, e.target.value); location.search = u; } },
+        options.map(([v, label]) => el('option', { value: v, selected: v === value }, label)));
+      // which matches: all, a tournament's or a ladder's (one parameter or the other)
+      const from = () => el('select', { name: 'from', onchange: e => {
+        const u = new URLSearchParams(location.search), [k, v] = e.target.value.split(/=(.*)/s);
+        u.delete('tournament'); u.delete('ladder');
+        if (k) u.set(k, v);
+        location.search = u; } },
+        [['', 'all matches']].concat(
+          games.ladders.map(l => ['ladder=' + l.name, `ladder ${l.name}: ${l.game}`]),
+          games.tournaments.map(t => ['tournament=' + t.id, `tournament ${t.id}: ${t.format}, ${t.game}` +
+            (t.finished_ms ? '' : ' (running)')]))
+          .map(([v, label]) => el('option', { value: v,
+            selected: v === (ladder ? 'ladder=' + ladder : tournament ? 'tournament=' + tournament : '') }, label)));
+      const toolbar = el('div', { class: 'toolbar' },
+        el('label', {}, 'Kind', pick('kind', kind, kinds.map(k =>
+          [`${k.game}:${k.players}`, `${k.game}, ${k.players} players`]))),
+        el('label', {}, 'Matches', from()));
 
-    if (game && players === '2') {
-      const cross = await api('/api/crosstable?' + q);
-      main.append(el('h2', {}, 'Crosstable'), heatMap(rows.map(r => r.bot), cross.crosstable));
-    }
-    if (ladder) {
-      const gates = await api('/api/gates?ladder=' + encodeURIComponent(ladder));
-      main.append(el('section', { id: 'gates' }, el('h2', {}, 'SPRT gates'), Arena.gatesTable(gates.gates)));
-    }
-  } catch (e) { Arena.fail(main, e); }
+      const bots = new Map();
+      for (const b of data.bots) bots.set(b.label, b);
+      const rows = data.standings;
+      const lo = Math.min(...rows.map(r => r.elo - r.ci95)), hi = Math.max(...rows.map(r => r.elo + r.ci95));
+      const span = hi - lo || 1;
+      const errBar = r => el('span', { class: 'bar', title: `${fixed(r.elo - r.ci95, 0)} … ${fixed(r.elo + r.ci95, 0)}` },
+        el('i'), el('b'));
+      const table = el('table', { class: 'standings' },
+        el('thead', {}, el('tr', {}, ['#', 'Bot', 'Rating', '± 95%', '', 'Live Elo', 'Games', 'W-D-L',
+          'Score', 'Last active', 'Status'].map((h, i) => el('th', { class: i > 1 && i < 9 && i !== 4 ? 'num' : null }, h)))),
+        el('tbody', {}, rows.map(r => {
+          const b = bots.get(r.bot) || {};
+          const status = b.status || 'active';
+          const tr = el('tr', { 'data-bot': r.bot },
+            el('td', { class: 'num' }, r.rank),
+            el('td', {}, botLink(r.bot), b.version && !r.bot.includes('@') ? el('span', { class: 'muted' }, ' ' + b.version) : null),
+            el('td', { class: 'num' }, fixed(r.elo, 0)),
+            el('td', { class: 'num' }, '±' + fixed(r.ci95, 0)),
+            el('td', {}, errBar(r)),
+            el('td', { class: 'num' }, fixed(r.live_elo, 0)),
+            el('td', { class: 'num' }, r.games),
+            el('td', { class: 'num' }, `${r.wins}-${r.draws}-${r.losses}`),
+            el('td', { class: 'num' }, fixed(r.score_pct, 1) + '%'),
+            el('td', { class: 'muted' }, ago(b.last_active_ms)),
+            el('td', {}, el('span', { class: 'status ' + status, title: b.status_reason || '' }, status),
+              b.status_reason ? el('span', { class: 'muted' }, ' ' + b.status_reason) : null));
+          // the error bar drawn to scale (positions set through the CSSOM, allowed by the CSP)
+          const bar = tr.querySelector('.bar');
+          bar.firstChild.style.left = ((r.elo - r.ci95 - lo) / span * 100) + '%';
+          bar.firstChild.style.width = (2 * r.ci95 / span * 100) + '%';
+          bar.lastChild.style.left = ((r.elo - lo) / span * 100) + '%';
+          return tr;
+        })));
+      const parts = [el('h1', {}, 'Leaderboard'), Arena.asOf(data.as_of_ms, EVERY_MS), toolbar,
+        rows.length ? table : el('p', { class: 'muted' }, 'No rated matches yet.'),
+        el('p', { class: 'muted' }, 'Rating: Bradley–Terry fit over every result, with its 95% interval; ',
+          'live Elo moves match by match.')];
+      if (game && players === '2') {
+        const cross = await api('/api/crosstable?' + q);
+        parts.push(el('h2', {}, 'Crosstable'), heatMap(rows.map(r => r.bot), cross.crosstable));
+      }
+      if (ladder) {
+        const gates = await api('/api/gates?ladder=' + encodeURIComponent(ladder));
+        parts.push(el('section', { id: 'gates' }, el('h2', {}, 'SPRT gates'), Arena.gatesTable(gates.gates)));
+      }
+      main.replaceChildren(...parts);
+    } catch (e) { Arena.fail(main, e); }
+  }
 
   // Each cell: the row bot's score against the column bot, coloured from red
   // (lost every game) through grey to green (won every game).

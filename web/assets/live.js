@@ -3,7 +3,7 @@
  * still running with their progress, the matches their arenas have taken and
  * how many arenas, the arenas at work with their workers, ladders playing,
  * the latest matches. Refreshes itself
- * every two seconds. Data: /api/live.
+ * every two seconds; says as of when. Data: /api/live.
  */
 'use strict';
 (() => {
@@ -15,7 +15,7 @@
       const live = await api('/api/live');
       const card = (label, value, sub) => el('div', { class: 'card' }, el('div', { class: 'label' }, label),
         el('div', { class: 'value' }, value), sub ? el('div', { class: 'muted' }, sub) : null);
-      main.replaceChildren(el('h1', {}, 'Live'),
+      main.replaceChildren(el('h1', {}, 'Live'), Arena.asOf(live.now_ms, 2000),
         el('div', { class: 'cards' },
           card('Matches / minute', live.per_minute, 'the minute before the latest match'),
           card('10-minute average', fixed(live.per_minute_10, 1)),
@@ -56,10 +56,8 @@
             el('td', { class: 'num' }, scheduled), el('td', { class: 'muted' }, ago(latest))))))
           : el('p', { class: 'muted' }, 'No ladder has played lately.'),
         el('h2', {}, 'Latest matches'),
-        matchesTable(live.recent.matches),
-        el('p', { class: 'muted' }, 'Refreshes every 2 s.'));
+        matchesTable(live.recent.matches));
     } catch (e) { Arena.fail(main, e); }
   }
-  refresh();
-  setInterval(refresh, 2000);
+  Arena.refreshing(2000, refresh);
 })();

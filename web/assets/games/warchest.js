@@ -1,7 +1,7 @@
 /*
  * games/warchest.js - War Chest's board view for the replay viewer: the
  * hex board in SVG (units with their stack height, control markers, the
- * locations) and each seat's zones. It draws the JSON that the engine
+ * locations), a legend of its two-letter unit codes, and each seat's zones. It draws the JSON that the engine
  * writes (games/warchest/wc_json.c): whatever a seat's view leaves out
  * (another seat's hand, bag, face-down discards) arrives as null and a
  * count, and is drawn as such.
@@ -70,7 +70,13 @@ ArenaBoards.warchest = (() => {
       }
       svg.append(g);
     }
-    box.replaceChildren(svg, el('p', { class: 'status-line' },
+    // the two-letter codes of this match's units (every seat's, drafted or
+    // dealt), spelt out
+    const units = [...new Set(state.seats.flatMap(s => s.units).concat(hexes.map(h => h.unit).filter(Boolean)))]
+      .filter(u => CODES[u]).sort((a, b) => CODES[a].localeCompare(CODES[b]));
+    const legend = el('div', { class: 'unit-legend', id: 'wc-legend' },
+      units.map(u => el('span', { 'data-code': CODES[u] }, el('b', {}, CODES[u]), ' ' + pretty(u))));
+    box.replaceChildren(svg, legend, el('p', { class: 'status-line' },
       `Round ${state.round}` + (state.phase === 'over' ? ', over' : `, ${state.decision}` +
         (state.to_move !== null ? ` for seat ${state.to_move}` : '')) +
       ` · initiative: seat ${state.initiative}${state.claimed ? ' (claimed)' : ''}` +
