@@ -206,6 +206,17 @@ int arena_lfit_load(arena_lfit *f, arena_db *db, int64_t ladder_id)
     return rc;
 }
 
+int arena_lfit_bot(arena_lfit *f, int64_t id)
+{
+    return bot_index(f, id);
+}
+
+const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np)
+{
+    *np = f->np;
+    return f->pairs;
+}
+
 int arena_lfit_games(const arena_lfit *f, int64_t bot)
 {
     if (f->bot_cap == 0)
