@@ -2,7 +2,8 @@
 # bench-idle-procs.sh - does a match cost more on a busy machine? Runs short
 # matches (Goofspiel, two C random bots, the default sandbox) in batches,
 # alternately with and without IDLE idle processes (`sleep 600`) started
-# beside them, and prints the CPU time per match (user + sys of the referee,
+# beside them, and prints the referee's own CPU time per match (its task
+# clock from perf stat --no-inherit; without perf, user + sys of the referee,
 # its bots and their sandboxes) and the wall time per match of each batch,
 # then the median of the per-round ratios with / without. A referee whose
 # bookkeeping scanned /proc paid for every process of the machine; one that
@@ -16,6 +17,7 @@ idle=${1:-1000} matches=${2:-20} rounds=${3:-5}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 referee=${REFEREE:-$repo/build/referee/referee}
 bot=$repo/build/agents/random
+perf=$(command -v perf || true)
 for f in "$referee" "$bot"; do
   [ -x "$f" ] || { echo "bench-idle-procs: build first ($f)" >&2; exit 2; }
 done
@@ -30,16 +32,31 @@ stop_sleepers() {
 }
 trap 'stop_sleepers; rm -rf "$tmp"' EXIT
 
-# One batch: prints "cpu_ms_per_match wall_ms_per_match".
+# One batch: prints "cpu_ms_per_match wall_ms_per_match". The CPU is the
+# referee's own (perf stat --no-inherit: its task clock, not its bots'), or
+# without perf everything the matches ran (user + sys of the referee, its
+# bots and their sandboxes).
 batch() {
-  local seed0=$1
-  # shellcheck disable=SC2086
-  /usr/bin/time -f "%e %U %S" -o "$tmp/time" bash -c '
-    for ((i = 0; i < '"$matches"'; i++)); do
-      "$0" play --game goofspiel --quiet --seed $(('"$seed0"' + i)) --bot "$1" --bot "$1" '"${BENCH_FLAGS:-}"' \
-        >/dev/null || exit 1
-    done' "$referee" "$bot"
-  awk -v n="$matches" '{ printf "%.2f %.2f\n", ($2 + $3) * 1000 / n, $1 * 1000 / n }' "$tmp/time"
+  local seed0=$1 t0 t1
+  : >"$tmp/clock"
+  t0=$(date +%s%N)
+  for ((i = 0; i < matches; i++)); do
+    # shellcheck disable=SC2086
+    if [ -n "$perf" ]; then
+      "$perf" stat --no-inherit -x, -e task-clock --append -o "$tmp/clock" \
+        "$referee" play --game goofspiel --quiet --seed $((seed0 + i)) --bot "$bot" --bot "$bot" \
+        ${BENCH_FLAGS:-} >/dev/null
+    else
+      /usr/bin/time -a -o "$tmp/clock" -f "%U %S" \
+        "$referee" play --game goofspiel --quiet --seed $((seed0 + i)) --bot "$bot" --bot "$bot" \
+        ${BENCH_FLAGS:-} >/dev/null
+    fi
+  done
+  t1=$(date +%s%N)
+  awk -F'[, ]' -v n="$matches" -v wall=$(((t1 - t0) / 1000)) '
+    /task-clock/ { ms += $1 }
+    /^[0-9.]+ [0-9.]+$/ { ms += ($1 + $2) * 1000 }
+    END { printf "%.2f %.2f\n", ms / n, wall / 1000 / n }' "$tmp/clock"
 }
 
 start_sleepers() {
@@ -49,7 +66,9 @@ start_sleepers() {
   done
 }
 
-echo "processes on this machine: $(ls -d /proc/[0-9]* | wc -l); $matches matches a batch, $rounds rounds"
+what="the referee, its bots and sandboxes (no perf)"
+[ -z "$perf" ] || what="the referee alone (perf stat)"
+echo "processes on this machine: $(ls -d /proc/[0-9]* | wc -l); $matches matches a batch, $rounds rounds; cpu: $what"
 printf "%-6s %-28s %-28s %s\n" round "without: cpu, wall ms/match" "with $idle idle: cpu, wall" "ratio cpu, wall"
 : >"$tmp/ratios"
 for ((r = 0; r < rounds; r++)); do
