@@ -44,6 +44,10 @@ int  arena_lfit_add_match(arena_lfit *f, const arena_match *m);
  * gets the pairs in that order: `arena standings` fits its rows so. */
 int  arena_lfit_bot(arena_lfit *f, int64_t id);
 
+/* One game between the bots of indices i and j (i != j, both given by
+ * arena_lfit_bot), as arena_lfit_add. 0, or -1. */
+int  arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i);
+
 /* The per-pair totals, i < j by the indices above: *np of them, valid
  * until the next add. */
 const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np);

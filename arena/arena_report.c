@@ -159,14 +159,13 @@ static int tally_match(const arena_match *m, void *ctx)
     for (int i = 0; i < m->seats; i++)
         t->rows[at[i]].r.elo = elo[i];
     for (int g = 0; g < ng; g++)
-        if (arena_lfit_add(t->pairs, t->rows[games[g].a].r.bot_id, t->rows[games[g].b].r.bot_id,
-                           games[g].score_a) != 0)
+        if (arena_lfit_add_at(t->pairs, games[g].a, games[g].b, games[g].score_a) != 0)
             return -1;
     if (add_team_game(t, m, at) != 0)
         return -1;
     if (t->cells && m->seats == 2 && m->bot[0] != m->bot[1]) {
         double s = m->score[0] == 1.0 ? 1.0 : m->score[0] > 0.0 ? 0.5 : 0.0;
-        if (arena_lfit_add(t->cells, m->bot[0], m->bot[1], s) != 0)
+        if (arena_lfit_add_at(t->cells, at[0], at[1], s) != 0)
             return -1;
     }
     return 0;
