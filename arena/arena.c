@@ -388,13 +388,112 @@ out:
 
 /* ---- reports ------------------------------------------------------------ */
 
+/* Every bot's label by id, read once: a listing of a million matches
+ * names their seats without a query each. */
+typedef struct bot_label {
+    int64_t id;
+    char label[sizeof ((arena_bot *)0)->label];
+} bot_label;
+
+static int by_label_id(const void *a, const void *b)
+{
+    const bot_label *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+typedef struct match_printer {
+    arena_db *db;
+    bot_label *labels;        /* by id */
+    int nlabels, cap, format, shown;
+    FILE *out;
+} match_printer;
+
+/* A seat's label: a registered bot's from the list, a removed one's read
+ * once and kept in its place; "?" when none. */
+static const char *seat_label(match_printer *mp, int64_t id)
+{
+    bot_label key = { .id = id };
+    bot_label *b = bsearch(&key, mp->labels, (size_t)mp->nlabels, sizeof key, by_label_id);
+    if (b)
+        return b->label;
+    arena_bot bot;
+    snprintf(key.label, sizeof key.label, "%s",
+             arena_db_bot_by_id(mp->db, id, &bot) == 0 ? bot.label : "?");
+    if (mp->nlabels == mp->cap) {
+        int cap = 2 * mp->cap + 16;
+        bot_label *grown = realloc(mp->labels, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return "?";
+        mp->labels = grown;
+        mp->cap = cap;
+    }
+    int at = 0;
+    while (at < mp->nlabels && mp->labels[at].id < id)
+        at++;
+    memmove(&mp->labels[at + 1], &mp->labels[at], (size_t)(mp->nlabels - at) * sizeof key);
+    mp->labels[at] = key;
+    mp->nlabels++;
+    return mp->labels[at].label;
+}
+
+/* One match as a row of the listing (an arena_match_fn): printed as it
+ * is read, so the listing holds one match at a time. */
+static int print_match(const arena_match *m, void *ctx)
+{
+    match_printer *mp = ctx;
+    FILE *out = mp->out;
+    int format = mp->format;
+    char bots[256] = "", scores[64] = "";
+    int bl = 0, sl = 0;
+    for (int i = 0; i < m->seats; i++) {
+        bl += snprintf(bots + bl, sizeof bots - (size_t)bl, "%s%s",
+                       i ? (format == ARENA_TABLE ? " v " : " ") : "", seat_label(mp, m->bot[i]));
+        sl += snprintf(scores + sl, sizeof scores - (size_t)sl, "%s%g",
+                       i ? (format == ARENA_TABLE ? "-" : " ") : "", m->score[i]);
+    }
+    double secs = (m->finished_ms - m->started_ms) / 1000.0;
+    char culprit[16] = "";
+    if (m->culprit >= 0)
+        snprintf(culprit, sizeof culprit, "%d", m->culprit);
+    if (format == ARENA_CSV) {
+        fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%s,%s,%s,%s,%d,%.3f,", m->id,
+                m->tournament_id, m->seed, bots, scores, m->reason, culprit, m->decisions, secs);
+        ac_put_text(out, ARENA_CSV, m->detail);
+        fputc('\n', out);
+    } else if (format == ARENA_JSON) {
+        fprintf(out, "%s\n  {\"id\": %" PRId64 ", \"tournament\": %" PRId64 ", \"seed\": %" PRIu64
+                     ", \"bots\": \"%s\", \"scores\": \"%s\", \"reason\": \"%s\", \"culprit\": %s,"
+                     " \"decisions\": %d, \"seconds\": %.3f, \"detail\": ",
+                mp->shown ? "," : "", m->id, m->tournament_id, m->seed, bots, scores, m->reason,
+                culprit[0] ? culprit : "null", m->decisions, secs);
+        ac_put_text(out, ARENA_JSON, m->detail);
+        fputc('}', out);
+    } else {
+        fprintf(out, "%6" PRId64 " %4" PRId64 "  %-40s %-9s %-14s %7d  ", m->id,
+                m->tournament_id, bots, scores, m->reason, m->decisions);
+        ac_put_text(out, ARENA_TABLE, m->detail);
+        fputc('\n', out);
+    }
+    mp->shown++;
+    return 0;
+}
+
 static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
 {
-    arena_match *list;
-    arena_match_filter f = { .tournament_id = tid };
-    int n = arena_db_match_list(db, &f, &list);
-    if (n < 0)
-        return ac_fail("cannot read the matches");
+    arena_bot *bots = NULL;
+    int nb = arena_db_bot_list(db, &bots);
+    bot_label *labels = calloc((size_t)(nb > 0 ? nb : 1), sizeof *labels);
+    if (nb < 0 || !labels) {
+        free(bots);
+        free(labels);
+        return ac_fail("cannot read the bots");
+    }
+    for (int i = 0; i < nb; i++) {
+        labels[i].id = bots[i].id;
+        snprintf(labels[i].label, sizeof labels[i].label, "%s", bots[i].label);
+    }
+    free(bots);
+    qsort(labels, (size_t)nb, sizeof *labels, by_label_id);
     if (format == ARENA_CSV)
         fprintf(out, "id,tournament,seed,bots,scores,reason,culprit,decisions,seconds,detail\n");
     else if (format == ARENA_JSON)
@@ -402,46 +501,14 @@ static int print_matches(arena_db *db, int64_t tid, int format, FILE *out)
     else
         fprintf(out, "%6s %4s  %-40s %-9s %-14s %7s  %s\n", "match", "tour", "seats", "result",
                 "reason", "moves", "detail");
-    for (int k = 0; k < n; k++) {
-        const arena_match *m = &list[k];
-        char bots[256] = "", scores[64] = "";
-        int bl = 0, sl = 0;
-        for (int i = 0; i < m->seats; i++) {
-            arena_bot b;
-            const char *name = arena_db_bot_by_id(db, m->bot[i], &b) == 0 ? b.label : "?";
-            bl += snprintf(bots + bl, sizeof bots - (size_t)bl, "%s%s",
-                           i ? (format == ARENA_TABLE ? " v " : " ") : "", name);
-            sl += snprintf(scores + sl, sizeof scores - (size_t)sl, "%s%g",
-                           i ? (format == ARENA_TABLE ? "-" : " ") : "", m->score[i]);
-        }
-        double secs = (m->finished_ms - m->started_ms) / 1000.0;
-        char culprit[16] = "";
-        if (m->culprit >= 0)
-            snprintf(culprit, sizeof culprit, "%d", m->culprit);
-        if (format == ARENA_CSV) {
-            fprintf(out, "%" PRId64 ",%" PRId64 ",%" PRIu64 ",%s,%s,%s,%s,%d,%.3f,", m->id,
-                    m->tournament_id, m->seed, bots, scores, m->reason, culprit, m->decisions,
-                    secs);
-            ac_put_text(out, ARENA_CSV, m->detail);
-            fputc('\n', out);
-        } else if (format == ARENA_JSON) {
-            fprintf(out, "%s\n  {\"id\": %" PRId64 ", \"tournament\": %" PRId64 ", \"seed\": %" PRIu64
-                         ", \"bots\": \"%s\", \"scores\": \"%s\", \"reason\": \"%s\", \"culprit\": %s,"
-                         " \"decisions\": %d, \"seconds\": %.3f, \"detail\": ",
-                    k ? "," : "", m->id, m->tournament_id, m->seed, bots, scores, m->reason,
-                    culprit[0] ? culprit : "null", m->decisions, secs);
-            ac_put_text(out, ARENA_JSON, m->detail);
-            fputc('}', out);
-        } else {
-            fprintf(out, "%6" PRId64 " %4" PRId64 "  %-40s %-9s %-14s %7d  ", m->id,
-                    m->tournament_id, bots, scores, m->reason, m->decisions);
-            ac_put_text(out, ARENA_TABLE, m->detail);
-            fputc('\n', out);
-        }
-    }
+    match_printer mp = { db, labels, nb, nb > 0 ? nb : 1, format, 0, out };
+    arena_match_filter f = { .tournament_id = tid };
+    int rc = arena_db_match_each(db, &f, print_match, &mp);
+    free(mp.labels);
+    if (rc != 0)
+        return ac_fail("cannot read the matches");
     if (format == ARENA_JSON)
-        fprintf(out, "%s]\n", n ? "\n" : "");
-    free(list);
+        fprintf(out, "%s]\n", mp.shown ? "\n" : "");
     return 0;
 }
 

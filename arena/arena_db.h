@@ -265,6 +265,20 @@ typedef struct arena_match_filter {
  * records. *out malloc'ed. Count or -1. */
 int  arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match **out);
 
+/* The same matches one at a time, without their records: fn sees each (its
+ * copy lives until fn returns) and returns 0 to go on, else to stop.
+ * Memory stays flat whatever their number: what reports at a million
+ * matches read them by. 0 when every match was seen, fn's value when it
+ * stopped, or -1 on a read error (a damaged match included). */
+typedef int arena_match_fn(const arena_match *m, void *ctx);
+int  arena_db_match_each(arena_db *db, const arena_match_filter *f, arena_match_fn *fn,
+                         void *ctx);
+/* The same with the results alone, for ratings (a void match is no game:
+ * left out): fn sees each match's id, seats, bots, teams, scores and Elo K,
+ * the other fields zero. */
+int  arena_db_result_each(arena_db *db, const arena_match_filter *f, arena_match_fn *fn,
+                          void *ctx);
+
 /* The kinds of match `f` selects, each once: a game and a number of seats,
  * ordered by game name, then seats. *out malloc'ed (each entry's
  * tournament_id is f's). Count or -1. */

@@ -405,10 +405,17 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
     W1(head, tail, w W_L), W1(head, tail, w W_T W_L)
 #define W16(head, tail, w) W4(head, tail, w), W4(head, tail, w W_G), \
     W4(head, tail, w W_S), W4(head, tail, w W_G W_S)
-#define FILTERED(head, tail) { W16(head, tail, ""), W16(head, tail, W_B) }
+#define FILTERED_AND(head, tail, w) { W16(head, tail, w), W16(head, tail, w W_B) }
+#define FILTERED(head, tail) FILTERED_AND(head, tail, "")
 
 static const char M_GET[] = M_SELECT("m.record") "WHERE m.id = :id ORDER BY s.seat";
 static const char *const M_LIST[32] = FILTERED(M_SELECT("NULL"), "ORDER BY m.id, s.seat");
+/* The results alone, what ratings need: a report over a million matches
+ * reads no text. A void match (ARENA_VOID) is no game: it is left out. */
+static const char *const M_RESULTS[32] =
+    FILTERED_AND("SELECT m.id, m.seats, m.elo_k, s.seat, s.bot_id, s.team, s.score FROM matches m"
+                 " LEFT JOIN match_seats s ON s.match_id = m.id ", "ORDER BY m.id, s.seat",
+                 " AND m.reason <> '" ARENA_VOID "'");
 static const char *const M_KINDS[32] = FILTERED("SELECT m.game, m.seats FROM matches m ",
                                                "GROUP BY m.game, m.seats ORDER BY m.game, m.seats");
 
@@ -453,25 +460,35 @@ static int read_match(sqlite3_stmt *st, arena_match *out)
     return ok && out->seats >= 2 && out->seats <= ARENA_MAX_SEATS ? 0 : -1;
 }
 
+/* Where a statement has the columns read_seats reads: the match's id, then
+ * the seat's number, bot, team and score. */
+typedef struct seat_cols {
+    int id, seat, bot, team, score;
+} seat_cols;
+static const seat_cols FULL_COLS = { C_ID, C_SEAT, C_BOT, C_TEAM, C_SCORE };
+enum { R_ID, R_SEATS, R_ELO_K, R_SEAT, R_BOT, R_TEAM, R_SCORE };    /* M_RESULTS */
+static const seat_cols RESULT_COLS = { R_ID, R_SEAT, R_BOT, R_TEAM, R_SCORE };
+
 /* Steps through the rows of one match: the first row is current on entry
  * (*rc SQLITE_ROW), the first row of the next match (or the end) on
  * return. 0, or -1 on a damaged match (seats missing, out of order, too
  * many) or a read error. */
-static int read_seats(sqlite3_stmt *st, int *rc, arena_match *m, int *nseats)
+static int read_seats(sqlite3_stmt *st, const seat_cols *c, int *rc, arena_match *m,
+                      int *nseats)
 {
     int n = 0, ok = 1;
     int64_t id = m->id;
     do {
-        if (sqlite3_column_type(st, C_SEAT) == SQLITE_NULL ||
-            sqlite3_column_int(st, C_SEAT) != n || n >= m->seats) {
+        if (sqlite3_column_type(st, c->seat) == SQLITE_NULL ||
+            sqlite3_column_int(st, c->seat) != n || n >= m->seats) {
             ok = 0;
         } else {
-            m->bot[n] = sqlite3_column_int64(st, C_BOT);
-            m->team[n] = sqlite3_column_int(st, C_TEAM);
-            m->score[n] = sqlite3_column_double(st, C_SCORE);
+            m->bot[n] = sqlite3_column_int64(st, c->bot);
+            m->team[n] = sqlite3_column_int(st, c->team);
+            m->score[n] = sqlite3_column_double(st, c->score);
         }
         n++;
-    } while ((*rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_int64(st, C_ID) == id);
+    } while ((*rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_int64(st, c->id) == id);
     *nseats = n;
     return ok && n == m->seats && (*rc == SQLITE_ROW || *rc == SQLITE_DONE) ? 0 : -1;
 }
@@ -494,7 +511,7 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
         adb_done(st);
         return rc == SQLITE_DONE ? 1 : -1;
     }
-    int ok = read_match(st, out) == 0 && read_seats(st, &rc, out, &n) == 0;
+    int ok = read_match(st, out) == 0 && read_seats(st, &FULL_COLS, &rc, out, &n) == 0;
     adb_done(st);
     if (!ok)
         arena_match_free(out);
@@ -542,10 +559,65 @@ int adb_match_next(sqlite3_stmt *st, int *rc, arena_match *m)
 {
     int n;
     assert(*rc == SQLITE_ROW);
-    if (read_match(st, m) != 0 || read_seats(st, rc, m, &n) != 0) {
+    if (read_match(st, m) != 0 || read_seats(st, &FULL_COLS, rc, m, &n) != 0) {
         *rc = SQLITE_CORRUPT;
         return -1;
     }
+    return 0;
+}
+
+int arena_db_match_each(arena_db *db, const arena_match_filter *f, arena_match_fn *fn,
+                        void *ctx)
+{
+    if (!db || !fn)
+        return -1;
+    int rc, stop = 0;
+    sqlite3_stmt *st = adb_match_cursor(db, f, &rc);
+    arena_match m;
+    while (rc == SQLITE_ROW && !stop)
+        if (adb_match_next(st, &rc, &m) == 0)
+            stop = fn(&m, ctx);
+    adb_done(st);
+    return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int arena_db_result_each(arena_db *db, const arena_match_filter *f, arena_match_fn *fn,
+                         void *ctx)
+{
+    if (!db || !fn)
+        return -1;
+    int rc, n, stop = 0;
+    sqlite3_stmt *st = filtered(db, M_RESULTS, f, &rc);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    arena_match m;
+    memset(&m, 0, sizeof m);
+    m.culprit = -1;
+    while (rc == SQLITE_ROW && !stop) {
+        m.id = sqlite3_column_int64(st, R_ID);
+        m.seats = sqlite3_column_int(st, R_SEATS);
+        m.elo_k = sqlite3_column_double(st, R_ELO_K);
+        if (m.seats < 2 || m.seats > ARENA_MAX_SEATS ||
+            read_seats(st, &RESULT_COLS, &rc, &m, &n) != 0)
+            rc = SQLITE_CORRUPT;
+        else
+            stop = fn(&m, ctx);       /* nonzero: the reader has what it needs */
+    }
+    adb_done(st);
+    return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+}
+
+typedef struct match_vec {
+    arena_match *v;
+    int n, cap;
+} match_vec;
+
+static int collect_match(const arena_match *m, void *ctx)
+{
+    match_vec *mv = ctx;
+    if (adb_grow((void **)&mv->v, &mv->cap, mv->n, sizeof *mv->v) != 0)
+        return -1;
+    mv->v[mv->n++] = *m;
     return 0;
 }
 
@@ -554,27 +626,16 @@ int arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match *
     if (!out)
         return -1;
     *out = NULL;
-    if (!db)
-        return -1;
-    int rc, n = 0, cap = 0;
-    sqlite3_stmt *st = adb_match_cursor(db, f, &rc);
-    arena_match *v = NULL;
-    while (rc == SQLITE_ROW) {
-        if (adb_grow((void **)&v, &cap, n, sizeof *v) != 0) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        adb_match_next(st, &rc, &v[n++]);
-    }
-    adb_done(st);
-    if (rc == SQLITE_DONE && adb_grow((void **)&v, &cap, n, sizeof *v) != 0)
-        rc = SQLITE_NOMEM;
-    if (rc != SQLITE_DONE) {
-        free(v);
+    match_vec mv = { NULL, 0, 0 };
+    int rc = arena_db_match_each(db, f, collect_match, &mv);
+    if (rc == 0 && adb_grow((void **)&mv.v, &mv.cap, mv.n, sizeof *mv.v) != 0)
+        rc = -1;
+    if (rc != 0) {
+        free(mv.v);
         return -1;
     }
-    *out = v;
-    return n;
+    *out = mv.v;
+    return mv.n;
 }
 
 static void kind_row(sqlite3_stmt *st, void *out, const void *ctx)

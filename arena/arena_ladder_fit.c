@@ -143,13 +143,10 @@ static int pairs_grow(arena_lfit *f)
     return 0;
 }
 
-/* Adds w wins of a, d draws and l wins of b. */
-static int add_games(arena_lfit *f, int64_t a, int64_t b, long w, long d, long l)
+/* Adds w wins of bot index i, d draws and l wins of bot index j. */
+static int add_at(arena_lfit *f, int i, int j, long w, long d, long l)
 {
-    if (a == b || w < 0 || d < 0 || l < 0)
-        return -1;
-    int i = bot_index(f, a), j = bot_index(f, b);
-    if (i < 0 || j < 0)
+    if (i < 0 || j < 0 || i == j || i >= f->n || j >= f->n || w < 0 || d < 0 || l < 0)
         return -1;
     if (i > j) {
         int t = i;
@@ -180,6 +177,21 @@ static int add_games(arena_lfit *f, int64_t a, int64_t b, long w, long d, long l
     return 0;
 }
 
+/* Adds w wins of a, d draws and l wins of b. */
+static int add_games(arena_lfit *f, int64_t a, int64_t b, long w, long d, long l)
+{
+    if (a == b)
+        return -1;
+    return add_at(f, bot_index(f, a), bot_index(f, b), w, d, l);
+}
+
+int arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i)
+{
+    if (!(score_i == 0.0 || score_i == 0.5 || score_i == 1.0))
+        return -1;
+    return add_at(f, i, j, score_i == 1.0, score_i == 0.5, score_i == 0.0);
+}
+
 int arena_lfit_add(arena_lfit *f, int64_t a, int64_t b, double score_a)
 {
     if (!(score_a == 0.0 || score_a == 0.5 || score_a == 1.0))
@@ -204,6 +216,17 @@ int arena_lfit_load(arena_lfit *f, arena_db *db, int64_t ladder_id)
         rc = add_games(f, p[k].a, p[k].b, p[k].a_wins, p[k].draws, p[k].b_wins);
     free(p);
     return rc;
+}
+
+int arena_lfit_bot(arena_lfit *f, int64_t id)
+{
+    return bot_index(f, id);
+}
+
+const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np)
+{
+    *np = f->np;
+    return f->pairs;
 }
 
 int arena_lfit_games(const arena_lfit *f, int64_t bot)

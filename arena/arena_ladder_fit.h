@@ -1,6 +1,7 @@
 /*
  * arena_ladder_fit.h - a 2-seat ladder's Bradley-Terry fit, kept up as
- * matches are stored. Reading a million matches back for every refresh
+ * matches are stored; its per-pair totals are also what the standings
+ * (arena_report.c) fit, gathered as the matches stream by. Reading a million matches back for every refresh
  * costs seconds (and a gigabyte); the fit only needs the results per pair
  * of bots, which change by one game per match. So the totals are read
  * from the database once (arena_db_ladder_pairs), each stored match adds
@@ -36,6 +37,20 @@ int  arena_lfit_add(arena_lfit *f, int64_t a, int64_t b, double score_a);
 
 /* A stored 2-seat match's game; other matches are refused (-1). */
 int  arena_lfit_add_match(arena_lfit *f, const arena_match *m);
+
+/* The index of bot `id` in the totals (bots are numbered 0, 1, ... in the
+ * order first seen: by an add, or by this call), added if new; -1 when out
+ * of memory. A caller that names every bot here first, in its own order,
+ * gets the pairs in that order: `arena standings` fits its rows so. */
+int  arena_lfit_bot(arena_lfit *f, int64_t id);
+
+/* One game between the bots of indices i and j (i != j, both given by
+ * arena_lfit_bot), as arena_lfit_add. 0, or -1. */
+int  arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i);
+
+/* The per-pair totals, i < j by the indices above: *np of them, valid
+ * until the next add. */
+const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np);
 
 /* Games a bot has in the totals (0 if none). */
 int  arena_lfit_games(const arena_lfit *f, int64_t bot);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena_ladder_fit.h"
 #include "arena_report.h"
 #include "jw.h"
 #include "ratings.h"
@@ -35,6 +36,7 @@ int arena_report_format(const char *name)
 typedef struct row {
     arena_rating r;
     double bt, ci, los;       /* los: P(stronger than the next row) */
+    int at;                   /* its index in the tally, kept through the sort */
 } row;
 
 static int by_bt(const void *a, const void *b)
@@ -45,37 +47,23 @@ static int by_bt(const void *a, const void *b)
     return strcmp(x->r.name, y->r.name);
 }
 
-static int index_of(const row *rows, int n, int64_t id)
-{
-    for (int i = 0; i < n; i++)
-        if (rows[i].r.bot_id == id)
-            return i;
-    return -1;
-}
-
-/* The bots of `list`, each once, with names; returns the count or -1. */
-static int collect_bots(arena_db *db, const arena_match *list, int nm, row **out)
-{
-    row *rows = calloc((size_t)nm * ARENA_MAX_SEATS + 1, sizeof *rows);
-    int n = 0;
-    if (!rows)
-        return -1;
-    for (int k = 0; k < nm; k++)
-        for (int i = 0; i < list[k].seats; i++) {
-            if (index_of(rows, n, list[k].bot[i]) >= 0)
-                continue;
-            arena_bot b;
-            row *r = &rows[n++];
-            r->r.bot_id = list[k].bot[i];
-            if (arena_db_bot_by_id(db, r->r.bot_id, &b) == 0)
-                snprintf(r->r.name, sizeof r->r.name, "%s", b.label);
-            else
-                snprintf(r->r.name, sizeof r->r.name, "bot%" PRId64, r->r.bot_id);
-            r->r.elo = ARENA_ELO_START;
-        }
-    *out = rows;
-    return n;
-}
+/* One kind's matches gathered as they stream by, so that memory depends on
+ * the bots and the pairs that met, never on the number of matches: the bots
+ * (rows, in the order first seen, which is the fit's), their counts and live
+ * Elo (replayed in the order played), the per-pair totals of the
+ * Bradley-Terry games (an arena_lfit numbering the bots as the rows), the
+ * 2 v 2 team games while every match is one, and for a crosstable each
+ * pair's W-D-L by seat 0's score. */
+typedef struct tally {
+    row *rows;
+    int n, cap;
+    arena_lfit *pairs;
+    arena_lfit *cells;        /* the crosstable's; NULL when not asked for */
+    rt_team_game *teams;
+    size_t nteams, team_cap;
+    int team_fit;             /* every match so far 2 v 2 */
+    int64_t unrated;          /* a match that cannot be rated, or 0 */
+} tally;
 
 /* 2 v 2: two teams of two seats, the fit on team strengths applies. */
 static int two_v_two(const arena_match *m)
@@ -89,157 +77,198 @@ static int two_v_two(const arena_match *m)
     return m->seats == 4 && m->team[0] != m->team[1] && size0 == 2;
 }
 
-/* The Bradley-Terry input of one match into pairs[*np] or teams[*np]
- * (at[i]: seat i's row). 0, or -1 for a match the fit cannot read. */
-static int fit_input(const arena_match *m, const int *at, int team_fit, rt_pair *pairs,
-                     rt_team_game *teams, size_t *np)
+/* The row of bot id, added if new; -1 when out of memory. */
+static int tally_bot(tally *t, int64_t id)
 {
-    if (team_fit) {
-        int a[2] = {0}, b[2] = {0}, na = 0, nb = 0;
-        for (int i = 0; i < 4; i++) {
-            if (m->team[i] == m->team[0])
-                a[na++] = at[i];
-            else
-                b[nb++] = at[i];
-        }
-        teams[(*np)++] = (rt_team_game){ { a[0], a[1] }, { b[0], b[1] }, m->score[0] };
-        return 0;
+    int at = arena_lfit_bot(t->pairs, id);
+    if (at < 0 || (t->cells && arena_lfit_bot(t->cells, id) != at))
+        return -1;
+    if (at < t->n)
+        return at;
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        row *rows = realloc(t->rows, (size_t)cap * sizeof *rows);
+        if (!rows)
+            return -1;
+        t->rows = rows;
+        t->cap = cap;
     }
-    rt_game games[ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2];
-    int n = rt_match_games(m->seats, m->team, at, m->score, games);
-    for (int g = 0; g < n; g++) {
-        int lo = games[g].a < games[g].b, i = lo ? games[g].a : games[g].b;
-        int j = lo ? games[g].b : games[g].a;
-        double s = lo ? games[g].score_a : 1.0 - games[g].score_a;
-        pairs[(*np)++] = (rt_pair){ i, j, s == 1.0, s == 0.5, s == 0.0 };
-    }
-    return n < 0 ? -1 : 0;
+    row *r = &t->rows[t->n++];
+    memset(r, 0, sizeof *r);
+    r->r.bot_id = id;
+    r->r.elo = ARENA_ELO_START;
+    r->at = at;
+    return at;
 }
 
-/* Counts, live Elo (replayed in the order played, this kind only) and the
- * Bradley-Terry fit: on team strengths when every match is 2 v 2, else on
- * the games between every two seats of different teams. A void match
- * (ARENA_VOID) is no game. */
-static int rate_rows(const arena_match *list, int nm, row *rows, int n, int *fit_teams,
-                     char *err, size_t size)
+/* A 2 v 2 match as a team game, kept while every match is one. */
+static int add_team_game(tally *t, const arena_match *m, const int *at)
 {
-    int team_fit = nm > 0;
-    for (int k = 0; k < nm; k++)
-        team_fit = team_fit && (ARENA_MATCH_VOID(&list[k]) || two_v_two(&list[k]));
-    *fit_teams = team_fit;
-    size_t per = team_fit ? 1 : ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2, np = 0;
+    t->team_fit = t->team_fit && two_v_two(m);
+    if (!t->team_fit) {
+        free(t->teams);
+        t->teams = NULL;
+        t->nteams = t->team_cap = 0;
+        return 0;
+    }
+    if (t->nteams == t->team_cap) {
+        size_t cap = t->team_cap ? 2 * t->team_cap : 256;
+        rt_team_game *g = realloc(t->teams, cap * sizeof *g);
+        if (!g)
+            return -1;
+        t->teams = g;
+        t->team_cap = cap;
+    }
+    int a[2] = {0}, b[2] = {0}, na = 0, nb = 0;
+    for (int i = 0; i < 4; i++) {
+        if (m->team[i] == m->team[0])
+            a[na++] = at[i];
+        else
+            b[nb++] = at[i];
+    }
+    t->teams[t->nteams++] = (rt_team_game){ { a[0], a[1] }, { b[0], b[1] }, m->score[0] };
+    return 0;
+}
+
+/* Counts, live Elo and the fit's input of one match (an arena_match_fn):
+ * 0, 1 for a match that cannot be rated (t->unrated), -1 out of memory. */
+static int tally_match(const arena_match *m, void *ctx)
+{
+    tally *t = ctx;
+    int at[ARENA_MAX_SEATS];
+    double elo[ARENA_MAX_SEATS];
+    for (int i = 0; i < m->seats; i++)
+        if ((at[i] = tally_bot(t, m->bot[i])) < 0)
+            return -1;
+    for (int i = 0; i < m->seats; i++) {
+        row *r = &t->rows[at[i]];
+        r->r.games++;
+        r->r.points += m->score[i];
+        r->r.wins += m->score[i] == 1.0;
+        r->r.draws += m->score[i] > 0.0 && m->score[i] < 1.0;
+        r->r.losses += m->score[i] == 0.0;
+        elo[i] = r->r.elo;
+    }
+    rt_game games[ARENA_MAX_SEATS * (ARENA_MAX_SEATS - 1) / 2];
+    int ng = arena_elo_match(m, elo) == 0 ? rt_match_games(m->seats, m->team, at, m->score, games)
+                                          : -1;
+    if (ng < 0) {
+        t->unrated = m->id;
+        return 1;
+    }
+    for (int i = 0; i < m->seats; i++)
+        t->rows[at[i]].r.elo = elo[i];
+    for (int g = 0; g < ng; g++)
+        if (arena_lfit_add_at(t->pairs, games[g].a, games[g].b, games[g].score_a) != 0)
+            return -1;
+    if (add_team_game(t, m, at) != 0)
+        return -1;
+    if (t->cells && m->seats == 2 && m->bot[0] != m->bot[1]) {
+        double s = m->score[0] == 1.0 ? 1.0 : m->score[0] > 0.0 ? 0.5 : 0.0;
+        if (arena_lfit_add_at(t->cells, at[0], at[1], s) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void tally_free(tally *t)
+{
+    free(t->rows);
+    arena_lfit_free(t->pairs);
+    arena_lfit_free(t->cells);
+    free(t->teams);
+}
+
+/* The Bradley-Terry fit of the tally's rows, their names, best first with
+ * the LOS of each over the next: on team strengths when every match is
+ * 2 v 2, else on the games between every two seats of different teams. */
+static int rate_rows(arena_db *db, tally *t, char *err, size_t size)
+{
+    int n = t->n;
+    size_t np;
+    const rt_pair *pairs = arena_lfit_pairs(t->pairs, &np);
     double *rating = calloc((size_t)n + 1, sizeof *rating);
     double *sigma = calloc((size_t)n + 1, sizeof *sigma);
-    rt_pair *pairs = calloc((size_t)nm * per + 1, sizeof *pairs);
-    rt_team_game *teams = calloc((size_t)nm + 1, sizeof *teams);
-    int rc = -1;
-    if (!rating || !sigma || !pairs || !teams) {
+    if (!rating || !sigma) {
+        free(rating);
+        free(sigma);
         snprintf(err, size, "out of memory");
-        goto out;
-    }
-    for (int k = 0; k < nm; k++) {
-        const arena_match *m = &list[k];
-        int at[ARENA_MAX_SEATS];
-        double elo[ARENA_MAX_SEATS];
-        if (ARENA_MATCH_VOID(m))
-            continue;
-        for (int i = 0; i < m->seats; i++) {
-            at[i] = index_of(rows, n, m->bot[i]);
-            row *r = &rows[at[i]];
-            r->r.games++;
-            r->r.points += m->score[i];
-            r->r.wins += m->score[i] == 1.0;
-            r->r.draws += m->score[i] > 0.0 && m->score[i] < 1.0;
-            r->r.losses += m->score[i] == 0.0;
-            elo[i] = r->r.elo;
-        }
-        if (arena_elo_match(m, elo) != 0 || fit_input(m, at, team_fit, pairs, teams, &np) != 0) {
-            snprintf(err, size, "match %" PRId64 " cannot be rated", m->id);
-            goto out;
-        }
-        for (int i = 0; i < m->seats; i++)
-            rows[at[i]].r.elo = elo[i];
+        return -1;
     }
     int fit = RT_OK;
-    if (n > 0 && !team_fit) {
+    if (n > 0 && !t->team_fit) {
         rt_bt_options o;
         rt_bt_default_options(&o);
         fit = rt_bt_fit(n, pairs, np, &o, NULL, 0, rating, sigma, NULL);
     } else if (n > 0) {
-        fit = rt_team_fit(n, teams, np, 1.0, rating, sigma, NULL);
-    }
-    if (fit < 0) {
-        snprintf(err, size, "the rating fit failed (code %d)", fit);
-        goto out;
+        fit = rt_team_fit(n, t->teams, t->nteams, 1.0, rating, sigma, NULL);
     }
     for (int i = 0; i < n; i++) {
-        rows[i].bt = rating[i];
-        rows[i].ci = RT_Z95 * sigma[i];
+        row *r = &t->rows[i];
+        r->bt = rating[i];
+        r->ci = RT_Z95 * sigma[i];
+        arena_bot b;
+        if (arena_db_bot_by_id(db, r->r.bot_id, &b) == 0)
+            snprintf(r->r.name, sizeof r->r.name, "%s", b.label);
+        else
+            snprintf(r->r.name, sizeof r->r.name, "bot%" PRId64, r->r.bot_id);
     }
-    qsort(rows, (size_t)n, sizeof *rows, by_bt);
-    for (int i = 0; i + 1 < n; i++)
-        rows[i].los = rt_los(rows[i].bt, rows[i].ci / RT_Z95, rows[i + 1].bt,
-                             rows[i + 1].ci / RT_Z95);
-    if (n > 0)
-        rows[n - 1].los = NAN;
-    rc = 0;
-out:
     free(rating);
     free(sigma);
-    free(pairs);
-    free(teams);
-    return rc;
+    if (fit < 0) {
+        snprintf(err, size, "the rating fit failed (code %d)", fit);
+        return -1;
+    }
+    qsort(t->rows, (size_t)n, sizeof *t->rows, by_bt);
+    for (int i = 0; i + 1 < n; i++)
+        t->rows[i].los = rt_los(t->rows[i].bt, t->rows[i].ci / RT_Z95, t->rows[i + 1].bt,
+                                t->rows[i + 1].ci / RT_Z95);
+    if (n > 0)
+        t->rows[n - 1].los = NAN;
+    return 0;
 }
 
-/* Rows for one kind of match, best first. Count, or -1. The matches they
- * were built from go to *matches when asked for (free them), else are
- * freed. */
-static int build_rows(arena_db *db, const arena_match_filter *kind, row **out,
-                      arena_match **matches, int *nmatches, int *team_fit, char *err,
-                      size_t size)
+/* The rows of one kind of match, rated, best first, in *t (free it with
+ * tally_free; with_cells: the crosstable's cells too). 0, or -1 with err. */
+static int build_rows(arena_db *db, const arena_match_filter *kind, int with_cells, tally *t,
+                      char *err, size_t size)
 {
-    arena_match *list = NULL;
-    int nm = arena_db_match_list(db, kind, &list);
-    if (nm < 0) {
+    memset(t, 0, sizeof *t);
+    t->team_fit = 1;
+    t->pairs = arena_lfit_new();
+    t->cells = with_cells ? arena_lfit_new() : NULL;
+    if (!t->pairs || (with_cells && !t->cells)) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    int rc = arena_db_result_each(db, kind, tally_match, t);
+    if (rc == 1)
+        snprintf(err, size, "match %" PRId64 " cannot be rated", t->unrated);
+    else if (rc != 0)
         snprintf(err, size, "cannot read the matches from the database");
-        return -1;
-    }
-    row *rows = NULL;
-    int n = collect_bots(db, list, nm, &rows);
-    if (n < 0 || rate_rows(list, nm, rows, n, team_fit, err, size) < 0) {
-        if (n < 0)
-            snprintf(err, size, "out of memory");
-        free(rows);
-        free(list);
-        return -1;
-    }
-    if (matches) {
-        *matches = list;
-        *nmatches = nm;
-    } else {
-        free(list);
-    }
-    *out = rows;
-    return n;
+    t->team_fit = t->team_fit && t->n > 0;
+    return rc == 0 ? rate_rows(db, t, err, size) : -1;
 }
 
 int arena_report_fit(arena_db *db, const arena_match_filter *kind, arena_fit_row **out,
                      char *err, size_t size)
 {
-    row *rows = NULL;
-    int team_fit, n = build_rows(db, kind, &rows, NULL, NULL, &team_fit, err, size);
-    if (n < 0)
+    tally t;
+    if (build_rows(db, kind, 0, &t, err, size) < 0) {
+        tally_free(&t);
         return -1;
-    arena_fit_row *fit = calloc((size_t)n + 1, sizeof *fit);
+    }
+    arena_fit_row *fit = calloc((size_t)t.n + 1, sizeof *fit);
     if (!fit) {
-        free(rows);
+        tally_free(&t);
         snprintf(err, size, "out of memory");
         return -1;
     }
-    for (int i = 0; i < n; i++)
-        fit[i] = (arena_fit_row){ .bot_id = rows[i].r.bot_id, .rating = rows[i].bt,
-                                  .ci95 = rows[i].ci, .games = rows[i].r.games };
-    free(rows);
+    for (int i = 0; i < t.n; i++)
+        fit[i] = (arena_fit_row){ .bot_id = t.rows[i].r.bot_id, .rating = t.rows[i].bt,
+                                  .ci95 = t.rows[i].ci, .games = t.rows[i].r.games };
+    int n = t.n;
+    tally_free(&t);
     *out = fit;
     return n;
 }
@@ -321,10 +350,13 @@ static int build_tables(arena_db *db, const arena_match_filter *f, table **out, 
         return -1;
     }
     for (int k = 0; k < nk; k++) {
-        t[k].kind = kinds[k];
-        t[k].n = build_rows(db, &kinds[k], &t[k].rows, NULL, NULL, &t[k].team_fit, err, size);
-        if (t[k].n < 0) {
-            for (int j = 0; j < k; j++)
+        tally y;
+        int rc = build_rows(db, &kinds[k], 0, &y, err, size);
+        t[k] = (table){ kinds[k], y.rows, y.n, y.team_fit };
+        y.rows = NULL;             /* the table keeps them; the totals go */
+        tally_free(&y);
+        if (rc < 0) {
+            for (int j = 0; j <= k; j++)
                 free(t[j].rows);
             free(kinds);
             free(t);
@@ -390,31 +422,31 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
         return -1;
     }
     free(kinds);
-    row *rows;
-    arena_match *list;
-    int nm, team_fit;
-    int n = build_rows(db, &kind, &rows, &list, &nm, &team_fit, err, size);
-    if (n < 0)
+    tally t;
+    if (build_rows(db, &kind, 1, &t, err, size) < 0) {
+        tally_free(&t);
         return -1;
-    /* cell[i][j]: row i's wins, draws, losses against row j, from the
-     * very matches the ranking was built from */
+    }
+    /* cell[i][j]: row i's wins, draws, losses against row j (by their
+     * indices in the tally), from the very matches the ranking was built
+     * from */
+    int n = t.n;
+    const row *rows = t.rows;
     int (*cell)[3] = calloc((size_t)(n ? n * n : 1), sizeof *cell);
     if (!cell) {
-        free(rows);
-        free(list);
+        tally_free(&t);
         snprintf(err, size, "out of memory");
         return -1;
     }
-    for (int k = 0; k < nm; k++) {
-        const arena_match *m = &list[k];
-        if (m->bot[0] == m->bot[1])
-            continue;
-        int a = index_of(rows, n, m->bot[0]), b = index_of(rows, n, m->bot[1]);
-        int r = m->score[0] == 1.0 ? 0 : m->score[0] > 0.0 ? 1 : 2;
-        cell[a * n + b][r]++;
-        cell[b * n + a][2 - r]++;
+    size_t np;
+    const rt_pair *pairs = arena_lfit_pairs(t.cells, &np);
+    for (size_t k = 0; k < np; k++) {
+        const rt_pair *p = &pairs[k];
+        int *c = cell[p->i * n + p->j], *d = cell[p->j * n + p->i];
+        c[0] = d[2] = (int)p->wins_i;
+        c[1] = d[1] = (int)p->draws;
+        c[2] = d[0] = (int)p->wins_j;
     }
-    free(list);
     if (format == ARENA_TABLE) {
         fprintf(out, "%-4s%-20s", "", "bot");
         for (int j = 0; j < n; j++)
@@ -430,7 +462,7 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
         if (format == ARENA_TABLE)
             fprintf(out, "%-4d%-20s", i + 1, rows[i].r.name);
         for (int j = 0; j < n; j++) {
-            int *c = cell[i * n + j];
+            int *c = cell[rows[i].at * n + rows[j].at];
             int games = c[0] + c[1] + c[2];
             if (format == ARENA_TABLE) {
                 char text[32];
@@ -462,6 +494,6 @@ int arena_crosstable(arena_db *db, const arena_match_filter *f, int format, FILE
     if (format == ARENA_JSON)
         fprintf(out, "%s]\n", first ? "" : "\n");
     free(cell);
-    free(rows);
+    tally_free(&t);
     return 0;
 }

@@ -211,8 +211,8 @@ int ref_proc_exited(ref_proc *p);
  * Idempotent; a no-op on an empty ref_proc. */
 void ref_proc_kill(ref_proc *p, int grace_ms);
 
-/* Kills and reaps every remaining child of this process (found in /proc
- * by ppid), such as bot descendants reparented to us: SIGTERM and SIGCONT
+/* Kills and reaps every remaining child of this process (listed by
+ * /proc/self/task/TID/children), such as bot descendants reparented to us: SIGTERM and SIGCONT
  * first with up to grace_ms to exit (0 = straight to SIGKILL), then
  * SIGKILL, repeating until none is left (killing one may orphan more) or
  * about 5 s after the grace. A child that is its own process group leader

@@ -1,7 +1,7 @@
 /*
  * ref_proc_internal.h - helpers shared by ref_proc_spawn.c (starting a
  * bot), ref_proc.c (its life and end) and ref_proc_reap.c (finding and
- * killing processes through /proc). Not part of the API.
+ * killing our descendants). Not part of the API.
  */
 #ifndef REF_PROC_INTERNAL_H
 #define REF_PROC_INTERNAL_H
@@ -26,10 +26,13 @@ typedef struct ref_proc_entry {
     char state; /* 'Z' for a zombie */
 } ref_proc_entry;
 
-/* Lists the processes with that parent (ppid > 0) and/or in that process
- * group (pgrp > 0). Stores at most cap in out; returns how many matched
- * (possibly more than cap), or -1 when /proc cannot be read. Processes that
- * vanish during the scan are skipped. */
+/* Lists our descendants with that parent (ppid > 0) and/or in that process
+ * group (pgrp > 0): with ppid our own pid, only our children are read.
+ * Every process a bot starts is one (its parent's child, or ours as the
+ * subreaper), so the cost is per descendant, not per process of the
+ * machine. Stores at most cap in out; returns how many matched (possibly
+ * more than cap; descendants past the walk's room count as matches), or -1
+ * when /proc cannot be read. Processes that vanish meanwhile are skipped. */
 int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap);
 
 /* One pass over the members of process group pgid other than its leader

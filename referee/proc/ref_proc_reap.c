@@ -1,10 +1,16 @@
 /*
- * ref_proc_reap.c - finding processes through /proc and making them go
- * away: the members of a killed bot's group that became our children, and
- * the orphans (setsid, double fork) that the subreaper setting hands us.
+ * ref_proc_reap.c - finding processes and making them go away: the members
+ * of a killed bot's group that became our children, and the orphans
+ * (setsid, double fork) that the subreaper setting hands us.
  *
- * /proc/[pid]/stat is the only portable way on Linux to ask "who are my
- * children" and "who is in group G" about processes we did not fork.
+ * Every process a bot starts is a descendant of the referee for as long as
+ * it lives: its parent, or once that dies, the nearest subreaper, which is
+ * the referee (or the sandbox's init, itself a descendant). So the
+ * processes to find are among our descendants, walked down from
+ * /proc/self/task/TID/children (CONFIG_PROC_CHILDREN): the cost grows with
+ * the bots' processes, not with the machine's. /proc/PID/stat then tells
+ * each one's state, parent and group. A kernel without the children files
+ * gets the old way, a scan of all of /proc.
  */
 #define _GNU_SOURCE
 #include "ref_proc_internal.h"
@@ -24,6 +30,7 @@
 enum {
     SCAN_CAP = 256,       /* processes handled per sweep */
     SEEN_CAP = 1024,      /* distinct pids remembered for the count */
+    WALK_CAP = 4096,      /* descendants walked per listing */
     ORPHAN_KILL_MS = 5000 /* after the grace: how long to keep sweeping */
 };
 
@@ -45,9 +52,21 @@ static int read_stat(pid_t pid, ref_proc_entry *e)
     return 0;
 }
 
-int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap)
+/* Keeps e in out when it matches the filter; the running count. */
+static int keep_match(const ref_proc_entry *e, pid_t ppid, pid_t pgrp, ref_proc_entry *out,
+                      int cap, int n)
 {
-    assert(cap >= 0 && (out || cap == 0));
+    if ((ppid > 0 && e->ppid != ppid) || (pgrp > 0 && e->pgrp != pgrp))
+        return n;
+    if (n < cap)
+        out[n] = *e;
+    return n + 1;
+}
+
+/* The old way, for a kernel without the children files: every process of
+ * the machine. */
+static int scan_all(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap)
+{
     DIR *d = opendir("/proc");
     if (!d)
         return -1;
@@ -58,19 +77,98 @@ int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap)
             continue;
         char *end;
         long pid = strtol(de->d_name, &end, 10);
-        if (*end || pid <= 0)
-            continue;
         ref_proc_entry e;
-        if (read_stat((pid_t)pid, &e) != 0)
+        if (*end || pid <= 0 || read_stat((pid_t)pid, &e) != 0)
             continue;
-        if ((ppid > 0 && e.ppid != ppid) || (pgrp > 0 && e.pgrp != pgrp))
-            continue;
-        if (n < cap)
-            out[n] = e;
-        n++;
+        n = keep_match(&e, ppid, pgrp, out, cap, n);
     }
     closedir(d);
     return n;
+}
+
+/* Appends the pids listed in one children file to kids[*n..cap); counts
+ * those that do not fit in *lost. 0, or -1 when the file cannot be
+ * opened. */
+static int read_children(const char *path, pid_t *kids, int *n, int cap, int *lost)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char buf[4096];
+    long pid = 0;
+    ssize_t got;
+    while ((got = read(fd, buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR)) {
+        for (ssize_t i = 0; i < got; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9') {
+                pid = pid * 10 + (buf[i] - '0');   /* a number may span two reads */
+                continue;
+            }
+            if (pid > 0 && *n < cap)
+                kids[(*n)++] = (pid_t)pid;
+            else if (pid > 0)
+                ++*lost;
+            pid = 0;
+        }
+    }
+    if (pid > 0 && *n < cap)
+        kids[(*n)++] = (pid_t)pid;
+    else if (pid > 0)
+        ++*lost;
+    close(fd);
+    return 0;
+}
+
+/* Appends the children of process pid (each of its threads may have some:
+ * the one that forked them, or the one they were reparented to). -1 when
+ * the children files are missing (no CONFIG_PROC_CHILDREN) for our own
+ * process; a process that is gone has none. */
+static int children_of(pid_t pid, pid_t *kids, int *n, int cap, int *lost)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return pid == getpid() ? -1 : 0;
+    int found = 0, files = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] < '1' || de->d_name[0] > '9')
+            continue;
+        found++;
+        snprintf(path, sizeof path, "/proc/%d/task/%.20s/children", (int)pid, de->d_name);
+        files += read_children(path, kids, n, cap, lost) == 0;
+    }
+    closedir(d);
+    return found > 0 && files == 0 && pid == getpid() ? -1 : 0;
+}
+
+int ref_proc_list(pid_t ppid, pid_t pgrp, ref_proc_entry *out, int cap)
+{
+    assert(cap >= 0 && (out || cap == 0));
+    static int no_children_files;
+    pid_t self = getpid();
+    if (no_children_files)
+        return scan_all(ppid, pgrp, out, cap);
+    /* Breadth first from ourselves; only our children when that is all
+     * that is asked for. kids[done..nk) are found, not yet walked. */
+    pid_t kids[WALK_CAP];
+    int nk = 0, lost = 0, n = 0;
+    if (children_of(self, kids, &nk, WALK_CAP, &lost) < 0) {
+        no_children_files = 1;
+        return scan_all(ppid, pgrp, out, cap);
+    }
+    int deep = ppid != self;
+    for (int done = 0; done < nk; done++) {
+        ref_proc_entry e;
+        if (read_stat(kids[done], &e) != 0)
+            continue;
+        n = keep_match(&e, ppid, pgrp, out, cap, n);
+        if (deep && e.state != 'Z')
+            (void)children_of(kids[done], kids, &nk, WALK_CAP, &lost);
+    }
+    /* Descendants beyond the walk's room: unseen, so counted as matches,
+     * which callers take for alive. */
+    return n + lost;
 }
 
 int ref_proc_group_pass(pid_t pgid, int sig, int *live)

@@ -36,6 +36,102 @@ static arena_match ffa(int seats, const int64_t *bot, const double *score, doubl
     return m;
 }
 
+/* An arena_match_fn counting the matches it sees. */
+static int count_match(const arena_match *m, void *ctx)
+{
+    (void)m;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* Stops at the third match it sees, with 7. */
+static int stop_at_third(const arena_match *m, void *ctx)
+{
+    (void)m;
+    return ++*(int *)ctx == 3 ? 7 : 0;
+}
+
+/* The matches a result stream should give, and how far it got. */
+typedef struct result_cursor {
+    const arena_match *want;
+    int at;
+} result_cursor;
+
+/* The results of each match as the full list has them, nothing else. */
+static int same_results(const arena_match *m, void *ctx)
+{
+    result_cursor *c = ctx;
+    const arena_match *w = &c->want[c->at++];
+    assert_int_equal(m->id, w->id);
+    assert_int_equal(m->seats, w->seats);
+    assert_true(m->elo_k == w->elo_k);
+    for (int i = 0; i < m->seats; i++) {
+        assert_int_equal(m->bot[i], w->bot[i]);
+        assert_int_equal(m->team[i], w->team[i]);
+        assert_true(m->score[i] == w->score[i]);
+    }
+    assert_string_equal(m->reason, "");
+    assert_null(m->record);
+    return 0;
+}
+
+/* Matches one at a time: in the order played, as the list has them (the
+ * results alone when asked for), and a stop when the reader says so. */
+static void test_matches_streamed(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("streamed");
+    int64_t bot[4] = {add_bot(db, "a"), add_bot(db, "b"), add_bot(db, "c"), add_bot(db, "d")};
+    double score[3] = {0.5, 1, 0};
+    for (int i = 0; i < 5; i++) {
+        arena_match m = i == 1 ? match4(bot, 0, 24) : i == 3 ? ffa(3, bot, score, 8)
+                      : match2(bot[i % 4], bot[(i + 1) % 4], i == 2 ? 0.5 : 1, 16 + i);
+        store_ok(db, &m);
+    }
+    arena_match *list = NULL;
+    assert_int_equal(arena_db_match_list(db, NULL, &list), 5);
+    int seen = 0;
+    assert_int_equal(arena_db_match_each(db, NULL, stop_at_third, &seen), 7);
+    assert_int_equal(seen, 3);
+    seen = 0;
+    assert_int_equal(arena_db_result_each(db, NULL, stop_at_third, &seen), 7);
+    assert_int_equal(seen, 3);
+    arena_match_filter f = { .seats = 2 };
+    seen = 0;
+    assert_int_equal(arena_db_result_each(db, &f, count_match, &seen), 0);
+    assert_int_equal(seen, 3);
+    result_cursor c = { list, 0 };
+    assert_int_equal(arena_db_result_each(db, NULL, same_results, &c), 0);
+    assert_int_equal(c.at, 5);
+    free(list);
+    arena_db_close(db);
+}
+
+/* A kind of four seats with a free-for-all among its 2 v 2 matches is not
+ * rated on team strengths, whichever comes first. */
+static void test_four_seats_mixed(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("mixed4");
+    int64_t bot[4] = {add_bot(db, "a"), add_bot(db, "b"), add_bot(db, "c"), add_bot(db, "d")};
+    double score[4] = {1, 0, 0, 0};
+    arena_match m = ffa(4, bot, score, 16);
+    snprintf(m.game, sizeof m.game, "duel");
+    store_ok(db, &m);
+    m = match4(bot, 1, 16);
+    store_ok(db, &m);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, NULL, ARENA_TABLE, out, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(text, "4 players (games and w-d-l count matches; the elo fit takes "
+                                 "every two seats"));
+    assert_null(strstr(text, "2 v 2"));
+    free(text);
+    arena_db_close(db);
+}
+
 static void test_three_seats(void **state)
 {
     (void)state;
@@ -177,6 +273,19 @@ static void test_check_sees_seats(void **state)
     arena_match *list = NULL;
     assert_int_equal(arena_db_match_list(db, NULL, &list), -1);
     assert_null(list);
+    int seen = 0;                  /* streamed: match 1, then the damage */
+    assert_int_equal(arena_db_match_each(db, NULL, count_match, &seen), -1);
+    assert_int_equal(seen, 1);
+    seen = 0;
+    assert_int_equal(arena_db_result_each(db, NULL, count_match, &seen), -1);
+    assert_int_equal(seen, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_int_equal(arena_standings(db, NULL, ARENA_CSV, out, err, sizeof err), -1);
+    fclose(out);
+    free(text);
+    expect_err("cannot read the matches");
     raw_exec(path, "INSERT INTO match_seats VALUES (2, 2, 3, 2, 0.5)");
     check_equal(db);
 
@@ -389,6 +498,8 @@ int main(void)
         cmocka_unit_test(test_check_sees_seats),
         cmocka_unit_test(test_bot_summaries),
         cmocka_unit_test(test_standings_by_kind),
+        cmocka_unit_test(test_matches_streamed),
+        cmocka_unit_test(test_four_seats_mixed),
         cmocka_unit_test(test_indexed_queries),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);

@@ -28,6 +28,7 @@
 
 #include "clk.h"
 #include "ref_proc.h"
+#include "ref_proc_internal.h"
 
 enum { TEST_ALARM_S = 30, RUN_MS = 10000 };
 
@@ -768,6 +769,56 @@ static void test_orphans_with_grace_and_deep_tree(void **state)
     assert_int_equal(count_children(), 0);
 }
 
+/* The listing walks our descendants, not the machine: a group member two
+ * levels down whose parent lives (so it is not our child) is found, with
+ * its parent; a listing of our children alone finds only the parent. */
+static void test_list_finds_deep_member(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        setpgid(0, 0);
+        pid_t grandchild = fork();
+        if (grandchild == 0) {
+            pause();
+            _exit(0);
+        }
+        (void)!write(fds[1], &grandchild, sizeof grandchild);
+        pause();
+        _exit(0);
+    }
+    setpgid(child, child);
+    pid_t grandchild = 0;
+    assert_int_equal(read(fds[0], &grandchild, sizeof grandchild), (ssize_t)sizeof grandchild);
+    close(fds[0]);
+    close(fds[1]);
+
+    ref_proc_entry e[8];
+    int n = ref_proc_list(0, child, e, 8);
+    assert_int_equal(n, 2);
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(e[i].pgrp, child);
+        if (e[i].pid == grandchild) {
+            assert_int_equal(e[i].ppid, child);
+            seen++;
+        }
+        seen += e[i].pid == child;
+    }
+    assert_int_equal(seen, 2);
+    n = ref_proc_list(getpid(), 0, e, 8);
+    assert_int_equal(n, 1);
+    assert_int_equal(e[0].pid, child);
+
+    kill(-child, SIGKILL);
+    assert_int_equal(waitpid(child, NULL, 0), child);
+    ref_proc_reap_orphans(0);   /* the grandchild, reparented to us */
+    assert_true(gone(grandchild));
+}
+
 static int group_setup(void **state)
 {
     (void)state;
@@ -826,6 +877,7 @@ int main(void)
         T(test_close_kills_running_bot),
         T(test_orphans_reaped),
         T(test_orphans_with_grace_and_deep_tree),
+        T(test_list_finds_deep_member),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
