@@ -671,6 +671,10 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
     L.st.setup_s = clk_mono_s() - L.t0;
     while (rc == 0 && (rc = turn(&L, err, size)) == 1)
         rc = 0;
+    /* A trial game stored last (while stopping, nothing is re-read) is
+     * judged now, so the verdict it decided is this run's, not the next's. */
+    if (rc == 0 && L.last_reload < 0)
+        rc = reload(&L, err, size);
     if (rc == 0 && L.since_fit > 0)
         rc = refresh_fit(&L, err, size);
     if (L.pool) {

@@ -137,6 +137,16 @@ PY
 [ "$(sql "SELECT outcome, wins + draws + losses FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id
           WHERE l.name = 'cap' AND g.bot_id = $(id_of c 2)")" = "capped|4" ] || fail "the capped verdict: $(sql "SELECT * FROM gate_verdicts")"
 
+# 4b. The verdict of a run's last match is that run's: on a ladder of the
+# trial's pair alone, the 4th and last match is the capping one.
+db=$tmp/last.db
+A bot add c --no-test --cmd "$random" --version 1 >/dev/null
+A bot add c --no-test --cmd "$random" --version 2 >/dev/null
+ladder --name last --matches 4 --gate-max-games 4 || fail "last-match run: exit $?"
+[ "$(sql "SELECT outcome, wins + draws + losses FROM gate_verdicts")" = "capped|4" ] ||
+  fail "the last match's verdict waits for the next run: $(sql "SELECT * FROM gate_verdicts")"
+db=$tmp/arena.db
+
 # 5. Bad flags: one line, exit 2.
 for args in "--gate elo" "--gate sprt --gate-elo0 5 --gate-elo1 1" "--gate sprt --gate-max-games 1"; do
   err=$(A ladder $args --matches 2 2>&1 >/dev/null) && rc=0 || rc=$?
