@@ -6,7 +6,7 @@
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
- *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B [--play]
+ *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check [--replay] | sprt A B [--play]
  *   arena bench [--games N] | --web | --ladder
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "arena_audit.h"
 #include "arena_bench.h"
 #include "arena_cmd.h"
 #include "web_bench.h"
@@ -536,12 +537,32 @@ static int cmd_match(int argc, char **argv)
     return rc ? ac_fail("%s", err) : 0;
 }
 
+/* `arena check --replay`: every stored record re-simulated, progress on
+ * stderr. 0 all match, 1 some do not (named on stdout), 2 cannot check. */
+static int check_replays(arena_db *db)
+{
+    char err[256];
+    int64_t checked = 0;
+    int bad = arena_audit_replay(db, stdout, stderr, 10000, &checked, err, sizeof err);
+    if (bad < 0)
+        return ac_fail("cannot replay the matches: %s", err);
+    if (bad > 0) {
+        fprintf(stderr, "arena: %d of %" PRId64 " stored matches do not replay to their rows\n",
+                bad, checked);
+        return 1;
+    }
+    printf("every stored match (%" PRId64 ") replays to its row\n", checked);
+    return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
-    if (argc || ac_help(argc, argv)) {
-        puts("usage: arena check    (stored ratings and per-bot summaries must equal a recompute\n"
-             "                        from the matches)");
-        return argc ? 2 : 0;
+    int replay = argc == 1 && !strcmp(argv[0], "--replay");
+    if ((argc && !replay) || ac_help(argc, argv)) {
+        puts("usage: arena check [--replay]    (stored ratings and per-bot summaries must equal\n"
+             "                    a recompute from the matches; --replay: every stored match\n"
+             "                    re-simulated from its record must give its row)");
+        return argc && !replay ? 2 : 0;
     }
     arena_db *db = ac_open(0);
     if (!db)
@@ -553,16 +574,20 @@ static int cmd_check(int argc, char **argv)
         rc = arena_db_check_summaries(db, err, sizeof err);
         what = "per-bot summaries";
     }
-    arena_db_close(db);
-    if (rc < 0)
+    if (rc < 0) {
+        arena_db_close(db);
         return ac_fail("cannot check: %s", err);
+    }
     if (rc > 0) {
+        arena_db_close(db);
         fprintf(stderr, "arena: %s differ from the matches: %s\n", what, err);
         return 1;
     }
     printf("ratings equal a recompute from the match table\n"
            "per-bot summaries equal a recompute from the match seats\n");
-    return 0;
+    rc = replay ? check_replays(db) : 0;
+    arena_db_close(db);
+    return rc;
 }
 
 static const char usage[] =
@@ -577,7 +602,8 @@ static const char usage[] =
     "  export MATCH_ID [FILE] write a match record, for referee replay and referee show\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
-    "  check                  stored ratings against a recompute from the matches\n"
+    "  check [--replay]       stored ratings against a recompute from the matches;\n"
+    "                         --replay also re-simulates every stored match's record\n"
     "  history BOT            a bot's rating over time: live Elo per match, or a ladder's fits\n"
     "  sprt A B [--play]      is A stronger than B by X Elo? fishtest's SPRT on seed pairs:\n"
     "                         over stored games, or playing pairs until it decides\n"

@@ -383,7 +383,8 @@ static int plan(ladder *L, char *err, size_t size)
 
 /* ---- results --------------------------------------------------------------- */
 
-/* One result: stored, played again (contended), or dropped with a message.
+/* One result: stored, played again (contended, or its record refused), or
+ * dropped with a message.
  * 0, or -1 with err when the ladder cannot go on (the database). */
 static int take(ladder *L, arena_job_result *res, char *err, size_t size)
 {
@@ -397,10 +398,13 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
         return submit(L, &f->s, err, size);
     }
     arena_seating s = f->s;
-    f->used = 0;
     arena_match m;
     char why[512];
-    if (res->error || arena_match_from_result(res, L->spec, &s, &m, why, sizeof why) < 0) {
+    int bad = !res->error && arena_match_from_result(res, L->spec, &s, &m, why, sizeof why) < 0;
+    if (bad && arena_pool_refuse(L->pool, res, why) == 0)
+        return 0;                 /* the flight stays: another worker plays it */
+    f->used = 0;
+    if (res->error || bad) {
         L->lost++;
         say(L, "match %" PRId64 " could not be played: %s", res->id,
             res->error ? res->error : why);

@@ -36,7 +36,19 @@ typedef struct worker {
     int     ready;            /* has said hello */
     int     busy;             /* index into jobs, or -1 */
     int     gone;
+    int     dropped;          /* sent records that do not replay: never again */
+    int     refused;          /* its results refused so far */
+    int64_t said_pid;         /* the pid its ready message gave (on its machine) */
+    char    peer[64];         /* its address, for remote workers */
 } worker;
+
+#define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
+#define REFUSALS_PER_JOB 3        /* a job's refused results before the caller gives up */
+
+typedef struct job_note {
+    int avoid;                /* the worker slot whose result was refused, or -1 */
+    int refusals;             /* its results refused so far */
+} job_note;
 
 #define PROBE_MS 1000             /* how often busy workers are probed */
 
@@ -51,6 +63,7 @@ struct arena_pool {
     int      nlocal;
     arena_job *jobs;              /* submitted jobs; a returned one's slot is reused */
     int      *state;              /* per job: 0 queued, 1 running, 2 returned */
+    job_note *notes;              /* per job: its refused results */
     int      njobs, capacity, pending;
     int64_t  probed_ms;           /* when busy workers were last probed */
     void    *zap;                 /* the key check, with CURVE; else NULL */
@@ -202,6 +215,7 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
         if (p->state[j] == 2) {
             p->jobs[j] = *job;
             p->state[j] = 0;
+            p->notes[j] = (job_note){ -1, 0 };
             p->pending++;
             return 0;
         }
@@ -215,8 +229,13 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
         if (!st)
             return -1;
         p->state = st;
+        job_note *n = realloc(p->notes, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        p->notes = n;
         p->capacity = cap;
     }
+    p->notes[p->njobs] = (job_note){ -1, 0 };
     p->jobs[p->njobs] = *job;
     p->state[p->njobs++] = 0;
     p->pending++;
@@ -317,12 +336,14 @@ static void send_job(arena_pool *p, worker *w, int j)
 }
 
 /* The queued job submitted first (the lowest id: ids follow the plan, and
- * a lost worker's job goes first again); -1 if none is queued. */
-static int oldest_queued(const arena_pool *p)
+ * a lost worker's job goes first again) that worker slot `w` may play (not
+ * one whose result it sent was refused); -1 if none is queued. */
+static int oldest_queued(const arena_pool *p, int w)
 {
     int best = -1;
     for (int j = 0; j < p->njobs; j++)
-        if (p->state[j] == 0 && (best < 0 || p->jobs[j].id < p->jobs[best].id))
+        if (p->state[j] == 0 && p->notes[j].avoid != w &&
+            (best < 0 || p->jobs[j].id < p->jobs[best].id))
             best = j;
     return best;
 }
@@ -343,9 +364,9 @@ static void dispatch(arena_pool *p)
             continue;
         if (p->limit && busy >= p->limit)
             return;
-        int next = oldest_queued(p);
+        int next = oldest_queued(p, i);
         if (next < 0)
-            return;
+            continue;
         busy++;
         send_job(p, w, next);
     }
@@ -360,13 +381,24 @@ static worker *find_worker(arena_pool *p, const void *id, size_t len)
     return NULL;
 }
 
+/* 1 when `id` is a worker dropped for its records: it gets no job again on
+ * that connection (a dropped worker's slot keeps its identity). */
+static int was_dropped(const arena_pool *p, const void *id, size_t len)
+{
+    for (int i = 0; i < p->nworkers; i++)
+        if (p->workers[i].dropped && p->workers[i].identity_len == len &&
+            !memcmp(p->workers[i].identity, id, len))
+            return 1;
+    return 0;
+}
+
 /* A slot for a worker that just said ready: a lost worker's, or a new one,
  * so that workers coming and going for months never fill the table. */
 static worker *new_worker(arena_pool *p)
 {
     worker *w = NULL;
     for (int i = 0; i < p->nworkers && !w; i++)
-        if (p->workers[i].gone)
+        if (p->workers[i].gone && !p->workers[i].dropped)
             w = &p->workers[i];
     if (!w && p->nworkers < MAX_WORKERS)
         w = &p->workers[p->nworkers++];
@@ -462,13 +494,14 @@ static void read_logs(const msgpack_object *m, arena_job_result *out)
 
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
-                  arena_job_result *out)
+                  const char *peer, arena_job_result *out)
 {
     char type[16];
     if (mps_get_str(m, "type", type, sizeof type) < 0)
         return 0;
     worker *w = find_worker(p, id, idlen);
-    if (!strcmp(type, "ready") && !w && refuse_version(p, id, idlen, m))
+    if (!strcmp(type, "ready") && !w && (was_dropped(p, id, idlen) ||
+                                          refuse_version(p, id, idlen, m)))
         return 0;
     if (!strcmp(type, "ready")) {
         if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
@@ -476,6 +509,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             w->identity_len = idlen;
             int64_t pid = 0;
             mps_get_int(m, "pid", &pid);
+            w->said_pid = pid;
+            snprintf(w->peer, sizeof w->peer, "%s", peer ? peer : "");
             for (int k = 0; k < p->nlocal; k++)
                 if (p->local[k] == (pid_t)pid)
                     w->pid = (pid_t)pid;
@@ -496,12 +531,50 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     p->state[j] = 2;
     p->pending--;
     arena_job_result_read(m, out);
+    out->worker = (int)(w - p->workers);
+    out->slot = j;
     return 1;
+}
+
+/* How the log names a worker: its slot, pid and address. */
+static void worker_name(const worker *w, int slot, char *buf, size_t size)
+{
+    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
+             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
+}
+
+int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *why)
+{
+    if (res->worker < 0 || res->worker >= p->nworkers || res->slot < 0 ||
+        res->slot >= p->njobs || p->state[res->slot] != 2 || p->jobs[res->slot].id != res->id)
+        return -1;
+    worker *w = &p->workers[res->worker];
+    job_note *n = &p->notes[res->slot];
+    char name[128];
+    worker_name(w, res->worker, name, sizeof name);
+    fprintf(stderr, "arena: refused the result of match %" PRId64 " from %s: %s\n",
+            res->id + 1, name, why);
+    if (++w->refused >= REFUSALS_TO_DROP && !w->gone) {
+        fprintf(stderr, "arena: dropped %s: %d of its records did not replay\n", name,
+                w->refused);
+        pack_type(p, "stop");
+        send_to(p, w);
+        lose(p, w, "a dropped worker");
+        w->dropped = 1;
+    }
+    if (++n->refusals >= REFUSALS_PER_JOB)
+        return -1;
+    n->avoid = res->worker;
+    p->state[res->slot] = 0;
+    p->pending++;
+    fprintf(stderr, "arena: match %" PRId64 " goes to another worker\n", res->id + 1);
+    return 0;
 }
 
 void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->worker = out->slot = -1;
     mps_get_int(m, "id", &out->id);
     out->error = dup_str(m, "error");
     out->record = dup_str(m, "record");
@@ -543,7 +616,8 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
             zmq_msg_recv(&body, p->sock, 0) >= 0) {
             msgpack_unpacked m;
             if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
-                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data, out);
+                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
+                             zmq_msg_gets(&body, "Peer-Address"), out);
                 msgpack_unpacked_destroy(&m);
             }
         }
@@ -609,6 +683,7 @@ void arena_pool_stop(arena_pool *p)
     msgpack_sbuffer_destroy(&p->sb);
     free(p->jobs);
     free(p->state);
+    free(p->notes);
     free(p);
 }
 

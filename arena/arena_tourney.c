@@ -545,10 +545,11 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
 }
 
 /* One result into the database: 0 stored, 1 stored already (by another
- * arena, whose claim outlived ours), or -1 with err. */
-static int store_result(arena_db *db, const arena_spec *spec, int seats, event_state *e,
-                        int64_t tid, int total, const arena_job_result *res, char *err,
-                        size_t size)
+ * arena, whose claim outlived ours), 2 refused (its record does not replay
+ * to its job: the pool hands the match to another worker), or -1 with err. */
+static int store_result(arena_db *db, arena_pool *pool, const arena_spec *spec, int seats,
+                        event_state *e, int64_t tid, int total, const arena_job_result *res,
+                        char *err, size_t size)
 {
     arena_game g;
     if (res->error || res->id < 0 || res->id >= total ||
@@ -561,6 +562,8 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, event_s
     char why[512];
     arena_seating seating = seating_of(spec, &g);
     int rc = arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
+    if (rc < 0 && arena_pool_refuse(pool, res, why) == 0)
+        return 2;
     m.tournament_id = tid;
     if (rc == 0)
         rc = arena_db_match_store(db, &m, why, sizeof why);
@@ -688,14 +691,15 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 goto out;
             continue;
         }
-        int stored = store_result(db, spec, seats, &e, t.id, total, &res, err, size);
-        if (stored >= 0)
+        int stored = store_result(db, pool, spec, seats, &e, t.id, total, &res, err, size);
+        if (stored == 0 || stored == 1)
             arena_db_claims_drop(db, t.id, sh.owner, (int)res.id);
         arena_job_result_free(&res);
         if (stored < 0)
             goto out;
-        if (stored == 1)
-            continue;         /* another arena's after all: its claim had lapsed */
+        if (stored >= 1)
+            continue;         /* 1: another arena's after all (its claim had lapsed);
+                               * 2: refused, another worker plays it */
         done++;
         sh.here++;
         if (run->keep_logs >= 0 && done % 64 == 0)
