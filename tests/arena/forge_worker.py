@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""forge_worker.py - a worker that plays nothing and forges its results.
+
+usage: forge_worker.py ENDPOINT MODE RECORDS_DIR JOBS_LOG
+
+It speaks the worker link (ARCHITECTURE.md "The worker link": ready, job,
+result; msgpack over a ZeroMQ DEALER) like `referee worker`, and answers
+each job with a real match record from RECORDS_DIR (records exported from
+another database: `arena export`), forged by MODE:
+  seed  a record of another seed, its result line changed to `1 0`;
+  flip  the record of the job's own seed, its result line changed
+        (each seat's score turned over), so only a replay can tell.
+Each job it gets is a line "job ID SEED" in JOBS_LOG; a `stop` ends it.
+"""
+import os
+import re
+import sys
+
+import msgpack
+import zmq
+
+
+def records(folder):
+    """Every record in folder: {seed: text}."""
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name)) as f:
+            text = f.read()
+        seed = int(re.search(r"^seed (\d+)$", text, re.M).group(1))
+        out[seed] = text
+    return out
+
+
+def with_result(text, scores):
+    return re.sub(r"^result .*$", "result " + scores, text, count=1, flags=re.M)
+
+
+def forge(mode, job, recs):
+    if mode == "seed":
+        other = [t for s, t in recs.items() if s != job["seed"]]
+        return with_result(other[0], "1 0")
+    text = recs[job["seed"]]
+    scores = re.search(r"^result (.*)$", text, re.M).group(1).split()
+    return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))
+
+
+def main():
+    endpoint, mode, folder, log = sys.argv[1:5]
+    recs = records(folder)
+    sock = zmq.Context().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 2000)
+    sock.connect(endpoint)
+    sock.send(msgpack.packb({"type": "ready", "protocol": 1, "pid": os.getpid()}))
+    while sock.poll(120000):
+        msg = msgpack.unpackb(sock.recv(), raw=False)
+        if msg.get("type") == "stop":
+            with open(log, "a") as f:
+                f.write("stop\n")
+            return
+        if msg.get("type") != "job":
+            continue
+        with open(log, "a") as f:
+            f.write("job %d %d\n" % (msg["id"], msg["seed"]))
+        sock.send(msgpack.packb({"type": "result", "id": msg["id"], "error": None,
+                                 "record": forge(mode, msg, recs),
+                                 "started_ms": 0, "finished_ms": 1}))
+    sys.exit("no stop came")
+
+
+main()
