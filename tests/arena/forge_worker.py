@@ -7,7 +7,8 @@ It speaks the worker link (ARCHITECTURE.md "The worker link": ready, job,
 result; msgpack over a ZeroMQ DEALER) like `referee worker`, and answers
 each job with a real match record from RECORDS_DIR (records exported from
 another database: `arena export`), forged by MODE:
-  seed  a record of another seed, its result line changed to `1 0`;
+  seed  a record of another seed as it is (it replays: only its seed
+        tells it from the job's);
   flip  the record of the job's own seed, its result line changed
         (each seat's score turned over), so only a replay can tell.
 Each job it gets is a line "job ID SEED" in JOBS_LOG; a `stop` ends it.
@@ -37,8 +38,7 @@ def with_result(text, scores):
 
 def forge(mode, job, recs):
     if mode == "seed":
-        other = [t for s, t in recs.items() if s != job["seed"]]
-        return with_result(other[0], "1 0")
+        return [t for s, t in recs.items() if s != job["seed"]][0]
     text = recs[job["seed"]]
     scores = re.search(r"^result (.*)$", text, re.M).group(1).split()
     return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))

@@ -23,7 +23,8 @@
 #            stored once with the results (and standings) of the same
 #            tournament played honestly elsewhere;
 # - check_replay: `arena check --replay` passes on an honest database and
-#            names the match whose record was altered by hand.
+#            names the match whose record was altered by hand (two decisions
+#            swapped: the row still agrees, only the replay tells).
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
@@ -327,9 +328,10 @@ forger_refused() {
   [ "$(stored)" -eq 0 ] || fail "a forged result was stored: $(ar matches)"
   start_worker honest
   arena_done
-  # Two jobs, each refused with a line naming the worker; then a stop.
-  [ "$(grep -c '^job ' "$T/forger.jobs")" -eq 2 ] && [ "$(tail -1 "$T/forger.jobs")" = stop ] ||
-    fail "the forger's jobs: $(cat "$T/forger.jobs")"
+  # Two jobs, two matches (a refused match goes to another worker), each
+  # refused with a line naming the worker; then a stop.
+  [ "$(grep '^job ' "$T/forger.jobs" | sort -u | wc -l)" -eq 2 ] &&
+    [ "$(tail -1 "$T/forger.jobs")" = stop ] || fail "the forger's jobs: $(cat "$T/forger.jobs")"
   local who="worker [0-9]* (remote pid $forger at 127.0.0.1)"
   [ "$(grep -c "refused the result of match [0-9]* from $who" "$T/arena.err")" -eq 2 ] ||
     fail "the refusals do not name the forger: $(cat "$T/arena.err")"
@@ -358,15 +360,16 @@ test_check_replay() {
   [ "$rc" -eq 0 ] && grep -q "every stored match ($FORGE_GAMES) replays to its row" <<<"$out" ||
     fail "an honest database failed: $out $(cat "$T/err")"
   grep -q "replayed $FORGE_GAMES matches" "$T/err" || fail "no progress on stderr: $(cat "$T/err")"
-  # Match 2's result line turned over by hand: its record no longer replays.
+  # Match 2's first two decisions swapped by hand: its row (result, count
+  # of decisions, hash) still agrees with its record, which no longer replays.
   "$PYTHON" - "$DB" <<'PY'
-import re, sqlite3, sys
+import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 rec, = db.execute("SELECT record FROM matches WHERE id = 2").fetchone()
-scores = re.search(r"^result (.*)$", rec, re.M).group(1).split()
-flipped = " ".join("0" if float(s) > 0 else "1" for s in scores)
-db.execute("UPDATE matches SET record = ? WHERE id = 2",
-           (re.sub(r"^result .*$", "result " + flipped, rec, count=1, flags=re.M),))
+lines = rec.split("\n")
+first = [i for i, line in enumerate(lines) if line.startswith("decision ")][:2]
+lines[first[0]], lines[first[1]] = lines[first[1]], lines[first[0]]
+db.execute("UPDATE matches SET record = ? WHERE id = 2", ("\n".join(lines),))
 db.commit()
 PY
   rc=0
