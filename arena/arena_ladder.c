@@ -391,18 +391,18 @@ static int take(ladder *L, arena_job_result *res, char *err, size_t size)
     flight *f = slot_of(L, res->id);
     if (!f)
         return 0;                 /* not ours: a worker's stale answer */
-    if (!res->error && arena_result_contended(res)) {
-        f->used = 0;
-        say(L, "match %" PRId64 " was contended (a bot waited for a CPU): played again",
-            res->id);
-        return submit(L, &f->s, err, size);
-    }
     arena_seating s = f->s;
     arena_match m;
     char why[512];
     int bad = !res->error && arena_match_from_result(res, L->spec, &s, &m, why, sizeof why) < 0;
     if (bad && arena_pool_refuse(L->pool, res, why) == 0)
         return 0;                 /* the flight stays: another worker plays it */
+    if (!res->error && !bad && arena_result_contended(res)) {
+        f->used = 0;
+        say(L, "match %" PRId64 " was contended (a bot waited for a CPU): played again",
+            res->id);
+        return submit(L, &f->s, err, size);
+    }
     f->used = 0;
     if (res->error || bad) {
         L->lost++;

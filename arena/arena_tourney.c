@@ -257,12 +257,6 @@ static int replay_contended(arena_pool *pool, const arena_spec *spec, const aren
     return arena_pool_submit(pool, &job) < 0 ? (snprintf(err, size, "out of memory"), -1) : 0;
 }
 
-/* A playable result whose match a bot lost waiting for a CPU. */
-static int contended(const arena_job_result *res, int total)
-{
-    return res->id >= 0 && res->id < total && arena_result_contended(res);
-}
-
 /* Jobs waiting for workers at any moment: enough to keep every worker
  * busy, few enough that memory does not grow with the plan. */
 static int window(const arena_run *run)
@@ -546,7 +540,9 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
 
 /* One result into the database: 0 stored, 1 stored already (by another
  * arena, whose claim outlived ours), 2 refused (its record does not replay
- * to its job: the pool hands the match to another worker), or -1 with err. */
+ * to its job: the pool hands the match to another worker), 3 not stored
+ * because a bot lost it waiting for a CPU (its record replays: to be
+ * played again), or -1 with err. */
 static int store_result(arena_db *db, arena_pool *pool, const arena_spec *spec, int seats,
                         event_state *e, int64_t tid, int total, const arena_job_result *res,
                         char *err, size_t size)
@@ -564,6 +560,8 @@ static int store_result(arena_db *db, arena_pool *pool, const arena_spec *spec, 
     int rc = arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
     if (rc < 0 && arena_pool_refuse(pool, res, why) == 0)
         return 2;
+    if (rc == 0 && arena_result_contended(res))
+        return 3;
     m.tournament_id = tid;
     if (rc == 0)
         rc = arena_db_match_store(db, &m, why, sizeof why);
@@ -678,7 +676,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 progress(db, t.id, done, total, ndone, t0, tty, &last);
             continue;
         }
-        if (contended(&res, total)) {
+        int stored = store_result(db, pool, spec, seats, &e, t.id, total, &res, err, size);
+        if (stored == 3) {
             arena_game g;
             int again = planned_game(&e, spec, seats, (int)res.id, &g) < 0 ? -1 : 0;
             if (again < 0)
@@ -691,7 +690,6 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 goto out;
             continue;
         }
-        int stored = store_result(db, pool, spec, seats, &e, t.id, total, &res, err, size);
         if (stored == 0 || stored == 1)
             arena_db_claims_drop(db, t.id, sh.owner, (int)res.id);
         arena_job_result_free(&res);

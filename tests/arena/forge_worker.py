@@ -10,7 +10,9 @@ another database: `arena export`), forged by MODE:
   seed  a record of another seed as it is (it replays: only its seed
         tells it from the job's);
   flip  the record of the job's own seed, its result line changed
-        (each seat's score turned over), so only a replay can tell.
+        (each seat's score turned over), so only a replay can tell;
+  contended  a record of another seed made to end `contended` (a match
+        the arena plays again rather than stores: a forger's way to stall).
 Each job it gets is a line "job ID SEED" in JOBS_LOG; a `stop` ends it.
 """
 import os
@@ -39,6 +41,11 @@ def with_result(text, scores):
 def forge(mode, job, recs):
     if mode == "seed":
         return [t for s, t in recs.items() if s != job["seed"]][0]
+    if mode == "contended":
+        text = [t for s, t in recs.items() if s != job["seed"]][0]
+        text = re.sub(r"^reason .*$", "reason contended", text, count=1, flags=re.M)
+        text = re.sub(r"^culprit .*$", "culprit 0", text, count=1, flags=re.M)
+        return with_result(text, "0 0")
     text = recs[job["seed"]]
     scores = re.search(r"^result (.*)$", text, re.M).group(1).split()
     return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))

@@ -15,13 +15,15 @@
 #            the match it held goes to a real worker when it leaves;
 # - curve:   with CURVE keys, only the workers the arena lists get matches:
 #            one with an unlisted key and one with none are refused;
-# - forge_seed, forge_flip: a worker that plays nothing and forges its
-#            results (forge_worker.py: real records of another seed, or of
-#            the job's seed with the result line turned over, which only a
-#            replay tells): each refused with a line naming the worker, the
+# - forge_seed, forge_flip, forge_contended: a worker that plays nothing
+#            and forges its results (forge_worker.py: real records of
+#            another seed, or of the job's seed with the result line turned
+#            over, which only a replay tells): each refused with a line naming the worker, the
 #            forger dropped after two, a real worker plays every match, each
 #            stored once with the results (and standings) of the same
-#            tournament played honestly elsewhere;
+#            tournament played honestly elsewhere; forge_contended: records
+#            of another seed made to end `contended` (which the arena plays
+#            again rather than stores) are refused just the same;
 # - check_replay: `arena check --replay` passes on an honest database and
 #            names the match whose record was altered by hand (two decisions
 #            swapped: the row still agrees, only the replay tells).
@@ -350,6 +352,7 @@ forger_refused() {
 
 test_forge_seed() { forger_refused seed; }
 test_forge_flip() { forger_refused flip; }
+test_forge_contended() { forger_refused contended; }
 
 test_check_replay() {
   new_test check_replay
@@ -382,6 +385,6 @@ PY
   note "check --replay passes an honest database and names the altered match"
 }
 
-ALL=(no_listen killed stay strange curve forge_seed forge_flip check_replay)
+ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended check_replay)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"
