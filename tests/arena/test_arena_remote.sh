@@ -24,6 +24,7 @@
 #            tournament played honestly elsewhere; forge_contended: records
 #            of another seed made to end `contended` (which the arena plays
 #            again rather than stores) are refused just the same;
+#            forge_ladder: a ladder refuses and drops a forger too;
 # - check_replay: `arena check --replay` passes on an honest database and
 #            names the match whose record was altered by hand (two decisions
 #            swapped: the row still agrees, only the replay tells).
@@ -354,6 +355,40 @@ test_forge_seed() { forger_refused seed; }
 test_forge_flip() { forger_refused flip; }
 test_forge_contended() { forger_refused contended; }
 
+ladder_endpoint() {
+  ENDPOINT=$(run_rows | cut -d' ' -f2)
+  [[ "$ENDPOINT" == tcp://* ]]
+}
+
+# The ladder stores results through the same check: a forger there is
+# refused and dropped too, and its matches are played by a real worker.
+test_forge_ladder() {
+  new_test forge_ladder
+  honest
+  add_two
+  : >"$T/arena.err"
+  ar ladder --concurrency 0 --listen "tcp://127.0.0.1:*" --matches 4 >"$T/arena.out" \
+    2>>"$T/arena.err" &
+  ARENA_PID=$!
+  PIDS+=("$ARENA_PID")
+  # A ladder says where workers connect in its row of arena_runs.
+  eventually ladder_endpoint || fail "the ladder shows no endpoint: $(cat "$T/arena.err")"
+  "$PYTHON" "$HERE/forge_worker.py" "$ENDPOINT" seed "$ROOT/records" "$T/forger.jobs" \
+    >"$T/forger.out" 2>&1 &
+  local forger=$!
+  PIDS+=("$forger")
+  eventually dropped || fail "the forger was not dropped: $(cat "$T/arena.err")"
+  wait_exit "$forger"
+  [ "$(stored)" -eq 0 ] || fail "a forged result was stored: $(ar matches)"
+  start_worker honest
+  arena_done
+  [ "$(grep -c "refused the result of match [0-9]* from worker [0-9]* (remote pid $forger" \
+       "$T/arena.err")" -eq 2 ] || fail "the refusals do not name the forger: $(cat "$T/arena.err")"
+  [ "$(stored)" -eq 4 ] || fail "stored $(stored) matches, not 4"
+  ar check --replay >/dev/null 2>&1 || fail "arena check --replay failed"
+  note "the ladder refused two forged results, dropped the forger, stored 4 real matches"
+}
+
 test_check_replay() {
   new_test check_replay
   honest
@@ -385,6 +420,6 @@ PY
   note "check --replay passes an honest database and names the altered match"
 }
 
-ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended check_replay)
+ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended forge_ladder check_replay)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"
