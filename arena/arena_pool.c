@@ -543,6 +543,16 @@ static void worker_name(const worker *w, int slot, char *buf, size_t size)
              w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
 }
 
+/* `why` quotes the worker's record: its control bytes (a terminal's escape
+ * sequences) become '?' before it reaches the log. */
+static void printable(const char *why, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", why);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
 int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *why)
 {
     if (res->worker < 0 || res->worker >= p->nworkers || res->slot < 0 ||
@@ -550,10 +560,11 @@ int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *wh
         return -1;
     worker *w = &p->workers[res->worker];
     job_note *n = &p->notes[res->slot];
-    char name[128];
+    char name[128], said[512];
     worker_name(w, res->worker, name, sizeof name);
+    printable(why, said, sizeof said);
     fprintf(stderr, "arena: refused the result of match %" PRId64 " from %s: %s\n",
-            res->id + 1, name, why);
+            res->id + 1, name, said);
     if (++w->refused >= REFUSALS_TO_DROP && !w->gone) {
         fprintf(stderr, "arena: dropped %s: %d of its records did not replay\n", name,
                 w->refused);

@@ -12,7 +12,9 @@ another database: `arena export`), forged by MODE:
   flip  the record of the job's own seed, its result line changed
         (each seat's score turned over), so only a replay can tell;
   contended  a record of another seed made to end `contended` (a match
-        the arena plays again rather than stores: a forger's way to stall).
+        the arena plays again rather than stores: a forger's way to stall);
+  escape  the job's record with a terminal's escape sequence in its game
+        line (the arena's log quotes the line it cannot read).
 Each job it gets is a line "job ID SEED" in JOBS_LOG; a `stop` ends it.
 """
 import os
@@ -47,6 +49,8 @@ def forge(mode, job, recs):
         text = re.sub(r"^culprit .*$", "culprit 0", text, count=1, flags=re.M)
         return with_result(text, "0 0")
     text = recs[job["seed"]]
+    if mode == "escape":
+        return re.sub(r"^game ", "game \x1b[2J\x1b]0;owned\x07", text, count=1, flags=re.M)
     scores = re.search(r"^result (.*)$", text, re.M).group(1).split()
     return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))
 

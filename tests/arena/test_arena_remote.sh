@@ -24,6 +24,8 @@
 #            tournament played honestly elsewhere; forge_contended: records
 #            of another seed made to end `contended` (which the arena plays
 #            again rather than stores) are refused just the same;
+#            forge_escape: a record with a terminal's escape sequence is
+#            refused, and the log that quotes it shows none;
 #            forge_ladder: a ladder refuses and drops a forger too;
 # - check_replay: `arena check --replay` passes on an honest database and
 #            names the match whose record was altered by hand (two decisions
@@ -340,6 +342,7 @@ forger_refused() {
     fail "the refusals do not name the forger: $(cat "$T/arena.err")"
   grep -q "dropped $who: 2 of its records did not replay" "$T/arena.err" ||
     fail "the drop was not said: $(cat "$T/arena.err")"
+  ! grep -q $'\e' "$T/arena.err" || fail "the log shows a worker's escape sequence"
   # Every match stored once, with the honest results (id to decisions; not
   # the seconds): the standings never saw a forged one.
   [ "$(stored)" -eq $FORGE_GAMES ] || fail "stored $(stored) matches, not $FORGE_GAMES"
@@ -354,6 +357,7 @@ forger_refused() {
 test_forge_seed() { forger_refused seed; }
 test_forge_flip() { forger_refused flip; }
 test_forge_contended() { forger_refused contended; }
+test_forge_escape() { forger_refused escape; }
 
 ladder_endpoint() {
   ENDPOINT=$(run_rows | cut -d' ' -f2)
@@ -420,6 +424,6 @@ PY
   note "check --replay passes an honest database and names the altered match"
 }
 
-ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended forge_ladder check_replay)
+ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended forge_escape forge_ladder check_replay)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"
