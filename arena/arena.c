@@ -6,7 +6,7 @@
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
- *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check | sprt A B [--play]
+ *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check [--replay] | sprt A B [--play]
  *   arena bench [--games N] | --web | --ladder
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
@@ -629,7 +629,8 @@ static const char usage[] =
     "  export MATCH_ID --html FILE   the match as one page to share (no server needed)\n"
     "  replay MATCH_ID        verify a stored match record\n"
     "  rerun MATCH_ID         play a stored match again with the same bots and seed\n"
-    "  check                  the file whole; stored ratings against a recompute\n"
+    "  check [--replay]       the file whole; stored ratings against a recompute;\n"
+    "                         --replay also re-simulates every stored match's record\n"
     "  backup FILE            a consistent copy of the database, even while it is written\n"
     "  history BOT            a bot's rating over time: live Elo per match, or a ladder's fits\n"
     "  sprt A B [--play]      is A stronger than B by X Elo? fishtest's SPRT on seed pairs:\n"

@@ -252,6 +252,9 @@ typedef struct arena_match {
  * (returns 1): nothing is ever counted twice. 0 stored, 1 duplicate, -1 error. */
 int  arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size);
 int  arena_db_match_get(arena_db *db, int64_t id, arena_match *out);   /* 0, 1, -1 */
+/* The match with the lowest id above after_id, its record with it: a walk
+ * over every match that holds one in memory at a time. 0, 1 none, -1. */
+int  arena_db_match_next(arena_db *db, int64_t after_id, arena_match *out);
 /* Which matches a list or report covers: every field 0 or "" means any. */
 typedef struct arena_match_filter {
     int64_t tournament_id;

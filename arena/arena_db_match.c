@@ -409,6 +409,8 @@ int arena_db_match_store(arena_db *db, arena_match *m, char *err, size_t size)
 #define FILTERED(head, tail) FILTERED_AND(head, tail, "")
 
 static const char M_GET[] = M_SELECT("m.record") "WHERE m.id = :id ORDER BY s.seat";
+static const char M_NEXT[] = M_SELECT("m.record")
+    "WHERE m.id = (SELECT min(id) FROM matches WHERE id > :id) ORDER BY s.seat";
 static const char *const M_LIST[32] = FILTERED(M_SELECT("NULL"), "ORDER BY m.id, s.seat");
 /* The results alone, what ratings need: a report over a million matches
  * reads no text. A void match (ARENA_VOID) is no game: it is left out. */
@@ -493,7 +495,8 @@ static int read_seats(sqlite3_stmt *st, const seat_cols *c, int *rc, arena_match
     return ok && n == m->seats && (*rc == SQLITE_ROW || *rc == SQLITE_DONE) ? 0 : -1;
 }
 
-int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
+/* The match `sql` selects with :id bound: 0, 1 none, -1. */
+static int match_get(arena_db *db, const char *sql, int64_t id, arena_match *out)
 {
     if (!out)
         return -1;
@@ -501,7 +504,7 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
     out->culprit = -1;
     if (!db)
         return -1;
-    sqlite3_stmt *st = adb_stmt(db, M_GET);
+    sqlite3_stmt *st = adb_stmt(db, sql);
     if (!st)
         return -1;
     int rc = adb_bind_int(st, ":id", id), n;
@@ -516,6 +519,16 @@ int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
     if (!ok)
         arena_match_free(out);
     return ok ? 0 : -1;
+}
+
+int arena_db_match_get(arena_db *db, int64_t id, arena_match *out)
+{
+    return match_get(db, M_GET, id, out);
+}
+
+int arena_db_match_next(arena_db *db, int64_t after_id, arena_match *out)
+{
+    return match_get(db, M_NEXT, after_id, out);
 }
 
 /* The statement of `texts` for f's shape, with f bound; NULL, or *rc

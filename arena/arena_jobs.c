@@ -3,6 +3,7 @@
  * back into match rows (arena_jobs.h).
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,61 @@ out:
     return rc;
 }
 
+/* options in canonical text (what a record states): 0, or -1 with err. */
+static int canonical_options(const game_api *g, const char *text, char *out, size_t len,
+                             char *err, size_t size)
+{
+    game_options *opts = game_options_new(g);
+    if (!opts) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    int rc = game_options_parse(opts, text, err, size);
+    if (rc == 0)
+        game_options_format(opts, out, len);
+    game_options_free(opts);
+    return rc;
+}
+
+/* The record answers the job the arena handed out, and replays to what it
+ * states: the seed, the game and its options are the plan's, and the
+ * engine re-simulates every decision to the stated end (a normal end's
+ * scores and reason are the engine's; a forfeit's culprit and reason are
+ * the referee's word, but the decisions before it must replay and the
+ * game must not have ended). The bots' names in the record are what the
+ * bots said in their hello, not the registry's: the seats' bots stored are
+ * the plan's, never the worker's. 0, or -1 with err. */
+static int check_answers_job(const ref_record *rec, const game_api *game, const arena_spec *spec,
+                             const arena_seating *g, char *err, size_t size)
+{
+    char want[GAME_OPTIONS_TEXT_MAX + 1], got[GAME_OPTIONS_TEXT_MAX + 1], why[256];
+    if (strcmp(rec->game, spec->game) != 0 || rec->seats != g->seats) {
+        snprintf(err, size, "a worker played %s with %d seats, the plan has %s with %d",
+                 rec->game, rec->seats, spec->game, g->seats);
+        return -1;
+    }
+    if (rec->seed != g->seed) {
+        snprintf(err, size, "a worker's record is of seed %" PRIu64 ", the plan's is %" PRIu64,
+                 rec->seed, g->seed);
+        return -1;
+    }
+    if (canonical_options(game, spec->options, want, sizeof want, why, sizeof why) < 0 ||
+        canonical_options(game, rec->options, got, sizeof got, why, sizeof why) < 0) {
+        snprintf(err, size, "a worker's record: options: %s", why);
+        return -1;
+    }
+    if (strcmp(want, got) != 0) {
+        snprintf(err, size, "a worker's record has options '%s', the plan's are '%s'", got,
+                 want);
+        return -1;
+    }
+    if (ref_record_verify(rec, game, why, sizeof why) < 0) {
+        snprintf(err, size, "a worker's record does not replay: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
                             const arena_seating *g, arena_match *m, char *err, size_t size)
 {
@@ -65,9 +121,7 @@ int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
     snprintf(m->game, sizeof m->game, "%s", spec->game);
     m->seed = g->seed;
     snprintf(m->options, sizeof m->options, "%s", rec.options);
-    if (strcmp(rec.game, spec->game) != 0 || rec.seats != g->seats) {
-        snprintf(err, size, "a worker played %s with %d seats, the plan has %s with %d",
-                 rec.game, rec.seats, spec->game, g->seats);
+    if (check_answers_job(&rec, game, spec, g, err, size) < 0) {
         ref_record_free(&rec);
         return -1;
     }

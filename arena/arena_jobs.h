@@ -26,8 +26,11 @@ void arena_job_for(const arena_spec *spec, const arena_seating *s, int64_t log_b
                    arena_db *db, arena_job *job);
 
 /* A worker's result for `s` into a match row (m->record and m->logs point
- * into res: store m before freeing res). The record must be of spec's game
- * and s's seats. 0, or -1 with err. */
+ * into res: store m before freeing res). The record must answer the job:
+ * spec's game and options, s's seats and seed; and it must replay
+ * (ref_record_verify) to the end it states, so that what is stored is the
+ * engine's result, not the worker's word. 0, or -1 with err (a record the
+ * worker should not have sent: arena_pool_refuse). */
 int  arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
                              const arena_seating *s, arena_match *m, char *err, size_t size);
 

@@ -418,26 +418,29 @@ static int plan(ladder *L, char *err, size_t size)
 
 /* ---- results --------------------------------------------------------------- */
 
-/* One result: stored, played again (contended), or dropped with a message.
+/* One result: stored, played again (contended, or its record refused), or
+ * dropped with a message.
  * 0, or -1 with err when the ladder cannot go on (the database). */
 static int take(ladder *L, arena_job_result *res, char *err, size_t size)
 {
     flight *f = slot_of(L, res->id);
     if (!f)
         return 0;                 /* not ours: a worker's stale answer */
-    if (!res->error && arena_result_contended(res)) {
-        f->used = 0;
-        say(L, "match %" PRId64 " was contended (a bot waited for a CPU): played again",
-            res->id);
-        return submit(L, &f->s, err, size);
-    }
     arena_seating s = f->s;
-    f->used = 0;
     arena_match m;
     char why[512];
     int made = res->deaths ? arena_match_from_verdict(res, L->spec, &s, &m, why, sizeof why)
              : res->error ? -1
                           : arena_match_from_result(res, L->spec, &s, &m, why, sizeof why);
+    if (made < 0 && !res->deaths && !res->error && arena_pool_refuse(L->pool, res, why) == 0)
+        return 0;                 /* the flight stays: another worker plays it */
+    if (made == 0 && !res->deaths && arena_result_contended(res)) {
+        f->used = 0;
+        say(L, "match %" PRId64 " was contended (a bot waited for a CPU): played again",
+            res->id);
+        return submit(L, &f->s, err, size);
+    }
+    f->used = 0;
     if (made < 0) {
         L->lost++;
         say(L, "match %" PRId64 " could not be played: %s", res->id,

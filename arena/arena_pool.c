@@ -42,7 +42,14 @@ typedef struct worker {
     int     ready;            /* has said hello */
     int     busy;             /* index into jobs, or -1 */
     int     gone;             /* lost; a local one's job is held until it is reaped */
+    int     dropped;          /* sent records that do not replay: never again */
+    int     refused;          /* its results refused so far */
+    int64_t said_pid;         /* the pid its ready message gave (on its machine) */
+    char    peer[64];         /* its address, for remote workers */
 } worker;
+
+#define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
+#define REFUSALS_PER_JOB 3        /* a job's refused results before the caller gives up */
 
 /* A submitted job's slot. */
 typedef struct job_slot {
@@ -51,6 +58,8 @@ typedef struct job_slot {
     int  status;                  /* how the last one died (waitpid status) */
     int  suspect;                 /* the seat a dead worker blamed (ref_blame.h), or -1 */
     char suspect_why[160];        /* ... and why */
+    int  avoid;                   /* the worker slot whose result was refused, or -1 */
+    int  refusals;                /* its results refused so far */
 } job_slot;
 
 enum { QUEUED, RUNNING, RETURNED, JUDGED };   /* JUDGED: died twice, its verdict not yet read */
@@ -231,7 +240,7 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
     if (j == p->njobs)
         p->njobs++;
     p->jobs[j] = *job;
-    p->slot[j] = (job_slot){ .state = QUEUED, .suspect = -1 };
+    p->slot[j] = (job_slot){ .state = QUEUED, .suspect = -1, .avoid = -1 };
     p->pending++;
     return 0;
 }
@@ -371,12 +380,14 @@ static void send_job(arena_pool *p, worker *w, int j)
 }
 
 /* The queued job submitted first (the lowest id: ids follow the plan, and
- * a lost worker's job goes first again); -1 if none is queued. */
-static int oldest_queued(const arena_pool *p)
+ * a lost worker's job goes first again) that worker slot `w` may play (not
+ * one whose result it sent was refused); -1 if none is queued. */
+static int oldest_queued(const arena_pool *p, int w)
 {
     int best = -1;
     for (int j = 0; j < p->njobs; j++)
-        if (p->slot[j].state == QUEUED && (best < 0 || p->jobs[j].id < p->jobs[best].id))
+        if (p->slot[j].state == QUEUED && p->slot[j].avoid != w &&
+            (best < 0 || p->jobs[j].id < p->jobs[best].id))
             best = j;
     return best;
 }
@@ -397,9 +408,9 @@ static void dispatch(arena_pool *p)
             continue;
         if (p->limit && busy >= p->limit)
             return;
-        int next = oldest_queued(p);
+        int next = oldest_queued(p, i);
         if (next < 0)
-            return;
+            continue;
         busy++;
         send_job(p, w, next);
     }
@@ -414,13 +425,24 @@ static worker *find_worker(arena_pool *p, const void *id, size_t len)
     return NULL;
 }
 
+/* 1 when `id` is a worker dropped for its records: it gets no job again on
+ * that connection (a dropped worker's slot keeps its identity). */
+static int was_dropped(const arena_pool *p, const void *id, size_t len)
+{
+    for (int i = 0; i < p->nworkers; i++)
+        if (p->workers[i].dropped && p->workers[i].identity_len == len &&
+            !memcmp(p->workers[i].identity, id, len))
+            return 1;
+    return 0;
+}
+
 /* A slot for a worker that just said ready: a lost worker's, or a new one,
  * so that workers coming and going for months never fill the table. */
 static worker *new_worker(arena_pool *p)
 {
     worker *w = NULL;
     for (int i = 0; i < p->nworkers && !w; i++)
-        if (p->workers[i].gone && p->workers[i].busy < 0)
+        if (p->workers[i].gone && p->workers[i].busy < 0 && !p->workers[i].dropped)
             w = &p->workers[i];
     if (!w && p->nworkers < MAX_WORKERS)
         w = &p->workers[p->nworkers++];
@@ -531,6 +553,7 @@ static int judged(arena_pool *p, arena_job_result *out)
         if (s->state != JUDGED)
             continue;
         memset(out, 0, sizeof *out);
+        out->worker = out->slot = -1;
         out->id = p->jobs[j].id;
         out->deaths = s->deaths;
         out->culprit = s->suspect;
@@ -554,13 +577,14 @@ static int judged(arena_pool *p, arena_job_result *out)
 
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
-                  arena_job_result *out)
+                  const char *peer, arena_job_result *out)
 {
     char type[16];
     if (mps_get_str(m, "type", type, sizeof type) < 0)
         return 0;
     worker *w = find_worker(p, id, idlen);
-    if (!strcmp(type, "ready") && !w && refuse_version(p, id, idlen, m))
+    if (!strcmp(type, "ready") && !w && (was_dropped(p, id, idlen) ||
+                                          refuse_version(p, id, idlen, m)))
         return 0;
     if (!strcmp(type, "ready")) {
         if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
@@ -568,6 +592,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             w->identity_len = idlen;
             int64_t pid = 0;
             mps_get_int(m, "pid", &pid);
+            w->said_pid = pid;
+            snprintf(w->peer, sizeof w->peer, "%s", peer ? peer : "");
             for (int k = 0; k < p->nlocal; k++)
                 if (p->local[k] == (pid_t)pid)
                     w->pid = (pid_t)pid;
@@ -588,13 +614,63 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     p->slot[j].state = RETURNED;
     p->pending--;
     arena_job_result_read(m, out);
+    out->worker = (int)(w - p->workers);
+    out->slot = j;
     return 1;
+}
+
+/* How the log names a worker: its slot, pid and address. */
+static void worker_name(const worker *w, int slot, char *buf, size_t size)
+{
+    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
+             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
+}
+
+/* `why` quotes the worker's record: its control bytes (a terminal's escape
+ * sequences) become '?' before it reaches the log. */
+static void printable(const char *why, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", why);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}
+
+int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *why)
+{
+    if (res->worker < 0 || res->worker >= p->nworkers || res->slot < 0 ||
+        res->slot >= p->njobs || p->slot[res->slot].state != RETURNED ||
+        p->jobs[res->slot].id != res->id)
+        return -1;
+    worker *w = &p->workers[res->worker];
+    job_slot *s = &p->slot[res->slot];
+    char name[128], said[512];
+    worker_name(w, res->worker, name, sizeof name);
+    printable(why, said, sizeof said);
+    fprintf(stderr, "arena: refused the result of match %" PRId64 " from %s: %s\n",
+            res->id + 1, name, said);
+    if (++w->refused >= REFUSALS_TO_DROP && !w->gone) {
+        fprintf(stderr, "arena: dropped %s: %d of its records did not replay\n", name,
+                w->refused);
+        pack_type(p, "stop");
+        send_to(p, w);
+        lose(p, w, "a dropped worker");
+        w->dropped = 1;
+    }
+    if (++s->refusals >= REFUSALS_PER_JOB)
+        return -1;
+    s->avoid = res->worker;
+    s->state = QUEUED;
+    p->pending++;
+    fprintf(stderr, "arena: match %" PRId64 " goes to another worker\n", res->id + 1);
+    return 0;
 }
 
 void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
 {
     memset(out, 0, sizeof *out);
     out->culprit = -1;
+    out->worker = out->slot = -1;
     mps_get_int(m, "id", &out->id);
     out->error = dup_str(m, "error");
     out->record = dup_str(m, "record");
@@ -638,7 +714,8 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
             zmq_msg_recv(&body, p->sock, 0) >= 0) {
             msgpack_unpacked m;
             if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
-                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data, out);
+                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
+                             zmq_msg_gets(&body, "Peer-Address"), out);
                 msgpack_unpacked_destroy(&m);
             }
         }

@@ -59,6 +59,7 @@ typedef struct arena_job_result {
     int64_t started_ms, finished_ms;
     arena_log logs[ARENA_MAX_SEATS];   /* each seat's log excerpt, seat order */
     int     nlogs;
+    int     worker, slot;         /* the pool's: who sent it, and its job (-1: none) */
 } arena_job_result;
 
 /* Where remote workers connect, and how they prove who they are (CURVE,
@@ -88,6 +89,14 @@ int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
  * arena_job_result_free), 0 on time out, -1 if the pool broke (err). */
 int  arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms,
                      char *err, size_t size);
+/* The result arena_pool_next just gave is refused: its record does not
+ * answer its job or does not replay (why). Logged naming the worker; the
+ * job goes back in the queue for another worker, and a worker with two
+ * refused results is dropped (told to stop, never given a job again on
+ * that connection). Call it before the next arena_pool_next. 0 when the
+ * job is queued again, -1 when it was refused too often (3 times) or the
+ * result is not the pool's: the caller gives up on it as on an error. */
+int  arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *why);
 int  arena_pool_pending(const arena_pool *p);    /* submitted, not yet returned */
 /* The remote workers' endpoint as bound (tcp://0.0.0.0:7000, its port
  * resolved when `listen` asked for any: tcp://127.0.0.1:*), or "". */

@@ -257,12 +257,6 @@ static int replay_contended(arena_pool *pool, const arena_spec *spec, const aren
     return arena_pool_submit(pool, &job) < 0 ? (snprintf(err, size, "out of memory"), -1) : 0;
 }
 
-/* A playable result whose match a bot lost waiting for a CPU. */
-static int contended(const arena_job_result *res, int total)
-{
-    return res->id >= 0 && res->id < total && arena_result_contended(res);
-}
-
 /* Jobs waiting for workers at any moment: enough to keep every worker
  * busy, few enough that memory does not grow with the plan. */
 static int window(const arena_run *run)
@@ -563,11 +557,14 @@ static void standings_now(arena_db *db, int64_t tid, int done, int total)
     fflush(stdout);
 }
 
-/* One result (or a verdict: arena_pool.h) into the database: 0 stored, 1 stored already (by another
- * arena, whose claim outlived ours), or -1 with err. */
-static int store_result(arena_db *db, const arena_spec *spec, int seats, event_state *e,
-                        int64_t tid, int total, const arena_job_result *res, char *err,
-                        size_t size)
+/* One result (or a verdict: arena_pool.h) into the database: 0 stored, 1
+ * stored already (by another arena, whose claim outlived ours), 2 refused
+ * (its record does not replay to its job: the pool hands the match to
+ * another worker), 3 not stored because a bot lost it waiting for a CPU (its
+ * record replays: to be played again), or -1 with err. */
+static int store_result(arena_db *db, arena_pool *pool, const arena_spec *spec, int seats,
+                        event_state *e, int64_t tid, int total, const arena_job_result *res,
+                        char *err, size_t size)
 {
     arena_game g;
     if ((res->error && !res->deaths) || res->id < 0 || res->id >= total ||
@@ -581,6 +578,10 @@ static int store_result(arena_db *db, const arena_spec *spec, int seats, event_s
     arena_seating seating = seating_of(spec, &g);
     int rc = res->deaths ? arena_match_from_verdict(res, spec, &seating, &m, why, sizeof why)
                          : arena_match_from_result(res, spec, &seating, &m, why, sizeof why);
+    if (rc < 0 && !res->deaths && arena_pool_refuse(pool, res, why) == 0)
+        return 2;
+    if (rc == 0 && !res->deaths && arena_result_contended(res))
+        return 3;
     m.tournament_id = tid;
     if (rc == 0)
         rc = arena_db_match_store(db, &m, why, sizeof why);
@@ -697,7 +698,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 progress(db, t.id, done, total, ndone, t0, tty, &last);
             continue;
         }
-        if (contended(&res, total)) {
+        int stored = store_result(db, pool, spec, seats, &e, t.id, total, &res, err, size);
+        if (stored == 3) {
             arena_game g;
             int again = planned_game(&e, spec, seats, (int)res.id, &g) < 0 ? -1 : 0;
             if (again < 0)
@@ -710,14 +712,14 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
                 goto out;
             continue;
         }
-        int stored = store_result(db, spec, seats, &e, t.id, total, &res, err, size);
-        if (stored >= 0)
+        if (stored == 0 || stored == 1)
             arena_db_claims_drop(db, t.id, sh.owner, (int)res.id);
         arena_job_result_free(&res);
         if (stored < 0)
             goto out;
-        if (stored == 1)
-            continue;         /* another arena's after all: its claim had lapsed */
+        if (stored >= 1)
+            continue;         /* 1: another arena's after all (its claim had lapsed);
+                               * 2: refused, another worker plays it */
         done++;
         sh.here++;
         if (run->keep_logs >= 0 && done % 64 == 0)

@@ -14,7 +14,22 @@
 # - strange: a peer that answers a match it was not given is ignored, and
 #            the match it held goes to a real worker when it leaves;
 # - curve:   with CURVE keys, only the workers the arena lists get matches:
-#            one with an unlisted key and one with none are refused.
+#            one with an unlisted key and one with none are refused;
+# - forge_seed, forge_flip, forge_contended: a worker that plays nothing
+#            and forges its results (forge_worker.py: real records of
+#            another seed, or of the job's seed with the result line turned
+#            over, which only a replay tells): each refused with a line naming the worker, the
+#            forger dropped after two, a real worker plays every match, each
+#            stored once with the results (and standings) of the same
+#            tournament played honestly elsewhere; forge_contended: records
+#            of another seed made to end `contended` (which the arena plays
+#            again rather than stores) are refused just the same;
+#            forge_escape: a record with a terminal's escape sequence is
+#            refused, and the log that quotes it shows none;
+#            forge_ladder: a ladder refuses and drops a forger too;
+# - check_replay: `arena check --replay` passes on an honest database and
+#            names the match whose record was altered by hand (two decisions
+#            swapped: the row still agrees, only the replay tells).
 set -euo pipefail
 
 if [ $# -lt 4 ]; then
@@ -24,6 +39,7 @@ fi
 ARENA=$(readlink -f "$1") REFEREE=$(readlink -f "$2") RANDOM_BOT=$(readlink -f "$3")
 GREEDY_BOT=$(readlink -f "$4")
 shift 4
+HERE=$(dirname "$(readlink -f "$0")")
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=$(command -v python3)
 
@@ -279,6 +295,135 @@ test_curve() {
   note "only the listed worker played; the others were refused"
 }
 
-ALL=(no_listen killed stay strange curve)
+# ---- forging workers ----------------------------------------------------------
+
+FORGE_GAMES=4 FORGE_SEED=7
+HONEST=$ROOT/honest.db
+matches_of() { "$ARENA" --db "$1" matches --format csv; }
+
+# The forgers' tournament played honestly by the arena's own worker, in
+# $HONEST, its records exported to $ROOT/records/ (what forge_worker.py
+# forges from).
+honest() {
+  [ -e "$HONEST" ] && return 0
+  DB=$HONEST add_two
+  "$ARENA" --db "$HONEST" tournament --quiet --concurrency 1 --games $FORGE_GAMES \
+    --seed $FORGE_SEED >/dev/null
+  mkdir -p "$ROOT/records"
+  local i
+  for i in $(seq $((FORGE_GAMES))); do
+    "$ARENA" --db "$HONEST" export "$i" "$ROOT/records/$i" >/dev/null
+  done
+}
+dropped() { grep -q "arena: dropped worker" "$T/arena.err"; }
+
+forger_refused() {
+  local mode=$1
+  new_test "forge_$mode"
+  honest
+  add_two
+  start_arena --games $FORGE_GAMES --seed $FORGE_SEED
+  "$PYTHON" "$HERE/forge_worker.py" "$ENDPOINT" "$mode" "$ROOT/records" "$T/forger.jobs" \
+    >"$T/forger.out" 2>&1 &
+  local forger=$!
+  PIDS+=("$forger")
+  eventually dropped || fail "the forger was not dropped: $(cat "$T/arena.err")"
+  wait_exit "$forger"
+  [ "$WAITED" -eq 0 ] || fail "the forger: $(cat "$T/forger.out")"
+  [ "$(stored)" -eq 0 ] || fail "a forged result was stored: $(ar matches)"
+  start_worker honest
+  arena_done
+  # Two jobs, two matches (a refused match goes to another worker), each
+  # refused with a line naming the worker; then a stop.
+  [ "$(grep '^job ' "$T/forger.jobs" | sort -u | wc -l)" -eq 2 ] &&
+    [ "$(tail -1 "$T/forger.jobs")" = stop ] || fail "the forger's jobs: $(cat "$T/forger.jobs")"
+  local who="worker [0-9]* (remote pid $forger at 127.0.0.1)"
+  [ "$(grep -c "refused the result of match [0-9]* from $who" "$T/arena.err")" -eq 2 ] ||
+    fail "the refusals do not name the forger: $(cat "$T/arena.err")"
+  grep -q "dropped $who: 2 of its records did not replay" "$T/arena.err" ||
+    fail "the drop was not said: $(cat "$T/arena.err")"
+  ! grep -q $'\e' "$T/arena.err" || fail "the log shows a worker's escape sequence"
+  # Every match stored once, with the honest results (id to decisions; not
+  # the seconds): the standings never saw a forged one.
+  [ "$(stored)" -eq $FORGE_GAMES ] || fail "stored $(stored) matches, not $FORGE_GAMES"
+  diff <(matches_of "$HONEST" | cut -d, -f1-8) <(matches_of "$DB" | cut -d, -f1-8) \
+    >"$T/diff" || fail "the stored results differ from the honest ones: $(cat "$T/diff")"
+  diff <("$ARENA" --db "$HONEST" standings) <(ar standings) >"$T/diff" ||
+    fail "the standings differ from the honest ones: $(cat "$T/diff")"
+  ar check --replay >/dev/null 2>&1 || fail "arena check --replay failed"
+  note "two forged results refused, the forger dropped, every match played honestly once"
+}
+
+test_forge_seed() { forger_refused seed; }
+test_forge_flip() { forger_refused flip; }
+test_forge_contended() { forger_refused contended; }
+test_forge_escape() { forger_refused escape; }
+
+ladder_endpoint() {
+  ENDPOINT=$(run_rows | cut -d' ' -f2)
+  [[ "$ENDPOINT" == tcp://* ]]
+}
+
+# The ladder stores results through the same check: a forger there is
+# refused and dropped too, and its matches are played by a real worker.
+test_forge_ladder() {
+  new_test forge_ladder
+  honest
+  add_two
+  : >"$T/arena.err"
+  ar ladder --concurrency 0 --listen "tcp://127.0.0.1:*" --matches 4 >"$T/arena.out" \
+    2>>"$T/arena.err" &
+  ARENA_PID=$!
+  PIDS+=("$ARENA_PID")
+  # A ladder says where workers connect in its row of arena_runs.
+  eventually ladder_endpoint || fail "the ladder shows no endpoint: $(cat "$T/arena.err")"
+  "$PYTHON" "$HERE/forge_worker.py" "$ENDPOINT" seed "$ROOT/records" "$T/forger.jobs" \
+    >"$T/forger.out" 2>&1 &
+  local forger=$!
+  PIDS+=("$forger")
+  eventually dropped || fail "the forger was not dropped: $(cat "$T/arena.err")"
+  wait_exit "$forger"
+  [ "$(stored)" -eq 0 ] || fail "a forged result was stored: $(ar matches)"
+  start_worker honest
+  arena_done
+  [ "$(grep -c "refused the result of match [0-9]* from worker [0-9]* (remote pid $forger" \
+       "$T/arena.err")" -eq 2 ] || fail "the refusals do not name the forger: $(cat "$T/arena.err")"
+  [ "$(stored)" -eq 4 ] || fail "stored $(stored) matches, not 4"
+  ar check --replay >/dev/null 2>&1 || fail "arena check --replay failed"
+  note "the ladder refused two forged results, dropped the forger, stored 4 real matches"
+}
+
+test_check_replay() {
+  new_test check_replay
+  honest
+  cp "$HONEST" "$DB"
+  local out rc=0
+  out=$(ar check --replay 2>"$T/err") || rc=$?
+  [ "$rc" -eq 0 ] && grep -q "every stored match ($FORGE_GAMES) replays to its row" <<<"$out" ||
+    fail "an honest database failed: $out $(cat "$T/err")"
+  grep -q "replayed $FORGE_GAMES matches" "$T/err" || fail "no progress on stderr: $(cat "$T/err")"
+  # Match 2's first two decisions swapped by hand: its row (result, count
+  # of decisions, hash) still agrees with its record, which no longer replays.
+  "$PYTHON" - "$DB" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rec, = db.execute("SELECT record FROM matches WHERE id = 2").fetchone()
+lines = rec.split("\n")
+first = [i for i, line in enumerate(lines) if line.startswith("decision ")][:2]
+lines[first[0]], lines[first[1]] = lines[first[1]], lines[first[0]]
+db.execute("UPDATE matches SET record = ? WHERE id = 2", ("\n".join(lines),))
+db.commit()
+PY
+  rc=0
+  out=$(ar check --replay 2>"$T/err") || rc=$?
+  [ "$rc" -eq 1 ] || fail "check --replay passed an altered record (status $rc): $out"
+  [ "$(grep -c '^match ' <<<"$out")" -eq 1 ] && grep -q '^match 2: mismatch: ' <<<"$out" ||
+    fail "check --replay did not name match 2 alone: $out"
+  grep -q "1 of $FORGE_GAMES stored matches do not replay" "$T/err" ||
+    fail "no count: $(cat "$T/err")"
+  note "check --replay passes an honest database and names the altered match"
+}
+
+ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended forge_escape forge_ladder check_replay)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"
