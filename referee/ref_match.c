@@ -233,8 +233,7 @@ static void release(match *m)
     }
     if (m->ctx)
         zmq_ctx_term(m->ctx);
-    if (m->own_schedstat >= 0)
-        close(m->own_schedstat);
+    ref_meter_own_close(&m->own);
     ref_dir_remove(&m->folder);
     msgpack_sbuffer_destroy(&m->sb);
     free(m->decision_names);
@@ -247,7 +246,6 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     match m;
     memset(&m, 0, sizeof m);
     m.folder.lock_fd = -1;
-    m.own_schedstat = ref_meter_own_open();
     m.dir = m.folder.path;
     m.cfg = c;
     m.g = c->game;
@@ -297,6 +295,7 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         if (match_open_seat(&m, i, err, size) < 0)
             goto out;
+    ref_meter_own_open(&m.own);     /* libzmq's threads are running now */
     ref_proc_init_supervisor();
     m.spawned = match_now(&m);
     for (int i = 0; i < m.n; i++)

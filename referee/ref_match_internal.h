@@ -75,7 +75,7 @@ typedef struct match {
     int64_t  limits_checked;    /* when the cgroups were last looked at */
     int      cpus;              /* this process may run on so many */
     int      freeze;            /* bots are frozen between their turns */
-    int      own_schedstat;     /* this thread's, open: its own wait for a CPU */
+    ref_own  own;               /* the referee's threads: their wait for a CPU */
     int      mover;             /* the seat whose turn it is, -1 between turns */
     ref_clock_mode mode;        /* the config's, unless CPU time is unknown here */
     int      over;              /* a forfeit ended it */
