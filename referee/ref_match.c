@@ -203,8 +203,10 @@ static void finish(match *m)
     int64_t until = clk_mono_us() + END_GRACE_MS * 1000;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
-        while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until) {
+        while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until &&
+               !s->closed) {
             ref_proc_drain(&s->proc);
+            match_watch_endpoints(m);     /* a flood now still costs its seat */
             usleep(2000);
         }
         if (s->spawned)

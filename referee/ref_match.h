@@ -81,6 +81,11 @@ const char *ref_clock_mode_name(ref_clock_mode mode);
 #define REF_PROTOCOL       "protocol_version"
 #define REF_MEMORY         "memory"
 #define REF_PROCESSES      "processes"
+#define REF_FLOOD          "flood"
+/* A seat's endpoint accepts this many connections in a match (its bot's
+ * own, and a reconnection or two); one more loses the seat the match
+ * (REF_FLOOD), and its endpoint stops accepting. */
+#define REF_SEAT_CONNECTIONS 16
 /* Not a forfeit: a seat timed out while its CPU time was well under its
  * budget and it waited for a CPU for a large share of the time (the
  * machine was overloaded). Nobody scores; an arena plays the match again. */
