@@ -254,9 +254,10 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         /* Late by its time not waiting for a CPU alone, while a thread of
          * its or the referee's is runnable: that thread's wait so far is
          * not counted yet. Judged again once it has run (its CPU time
-         * still counts; the hard limit still holds). */
-        if (from == -1 && late && cpu && cpu_used <= budget && sent + wall <= until &&
-            ref_meter_runnable(&s->meter, &m->own)) {
+         * still counts), up to the wall ceiling: a bot that keeps a thread
+         * runnable without running (nice, SCHED_IDLE) gains no more. */
+        if (from == -1 && late && cpu && cpu_used <= budget && used <= ceiling &&
+            sent + wall <= until && ref_meter_runnable(&s->meter, &m->own)) {
             waits = wall - budget + RECHECK_US;     /* awake_out: in RECHECK_US */
             continue;
         }
