@@ -63,7 +63,9 @@ int ref_meter_runnable(const ref_meter *m, const ref_own *o)
 
 void ref_meter_own_open(ref_own *o)
 {
+    pid_t self = (pid_t)syscall(SYS_gettid);
     o->n = 0;
+    o->self = -1;
     DIR *d = opendir("/proc/self/task");
     struct dirent *de;
     while (d && (de = readdir(d)) != NULL && o->n < REF_OWN_THREADS) {
@@ -74,6 +76,8 @@ void ref_meter_own_open(ref_own *o)
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
             o->tid[o->n] = (pid_t)atoi(de->d_name);
+            if (o->tid[o->n] == self)
+                o->self = o->n;
             o->fd[o->n++] = fd;
         }
     }
@@ -81,15 +85,21 @@ void ref_meter_own_open(ref_own *o)
         closedir(d);
 }
 
-int64_t ref_meter_own_wait_us(const ref_own *o)
+int64_t ref_meter_own_wait_us(const ref_own *o, int64_t *self_us)
 {
     uint64_t run, delay, sum = 0;
     int known = 0;
-    for (int i = 0; i < o->n; i++)
-        if (read_schedstat(o->fd[i], &run, &delay) == 0) {
+    *self_us = -1;
+    for (int i = 0; i < o->n; i++) {
+        if (read_schedstat(o->fd[i], &run, &delay) != 0)
+            continue;
+        if (i == o->self) {
+            *self_us = (int64_t)(delay / 1000);
+        } else {
             sum += delay;
             known = 1;
         }
+    }
     return known ? (int64_t)(sum / 1000) : -1;
 }
 

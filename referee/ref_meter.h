@@ -55,15 +55,18 @@ typedef struct ref_own {
     int n;
     int fd[REF_OWN_THREADS];     /* each thread's schedstat, open */
     pid_t tid[REF_OWN_THREADS];
+    int self;                    /* the opener's (the match's thread), or -1 */
 } ref_own;
 
 /* Opens the schedstat of every thread this process has now (up to
  * REF_OWN_THREADS; none where the kernel keeps none). */
 void ref_meter_own_open(ref_own *o);
 
-/* How long those threads have waited for a CPU in all (microseconds,
- * summed), or -1 unknown. */
-int64_t ref_meter_own_wait_us(const ref_own *o);
+/* How long those threads but the opener have waited for a CPU in all
+ * (microseconds, summed), or -1 unknown; the opener's own in *self_us (-1
+ * unknown). The opener's matters only while an answer waits for it; the
+ * others (libzmq's) carry every message. */
+int64_t ref_meter_own_wait_us(const ref_own *o, int64_t *self_us);
 
 void ref_meter_own_close(ref_own *o);
 

