@@ -28,10 +28,11 @@ static int64_t cpu_us(void)
 }
 
 /* The clock a decision is charged on, as the referee counts it: from the
- * request's arrival, its CPU time (--clock cpu, the referee's default; a
- * bot waiting for a CPU is not charged) or wall time. CPU time alone
- * could run past the referee's wall ceiling (3 times the decision's time
- * by default) on a crowded machine, so wall time counts at half. */
+ * request's arrival, its CPU time (--clock cpu, the referee's default,
+ * which charges the wall time a bot did not wait for a CPU when that is
+ * more: for this single-threaded search, about its CPU time) or wall
+ * time. CPU time alone could run a decision long in wall time on a
+ * crowded machine, so wall time counts at half. */
 static struct {
     int64_t wall0, cpu0;
     int     wall;

@@ -178,8 +178,9 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
                 "to a CPU of its own", &run->affinity),
         CLI_CALL("--clock", "cpu|wall", "what a decision is charged: CPU time (default; a bot "
                  "waiting for a CPU is not charged) or wall time", set_clock, spec->clock),
-        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision also ends after X "
-                "times its time in wall time (default 3)", wall_ceiling, 1, REF_WALL_CEILING_MAX),
+        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision starved of CPU ends "
+                "after 10 x X times its time in wall time (default 3)", wall_ceiling, 1,
+                REF_WALL_CEILING_MAX),
         CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: that "
                 "CPU is charged to their next decision, and frozen there once seen pondering)",
                 &spec->ponder),

@@ -203,8 +203,10 @@ static void finish(match *m)
     int64_t until = clk_mono_us() + END_GRACE_MS * 1000;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
-        while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until) {
+        while (s->spawned && !ref_proc_exited(&s->proc) && clk_mono_us() < until &&
+               !s->closed) {
             ref_proc_drain(&s->proc);
+            match_watch_endpoints(m);     /* a flood now still costs its seat */
             usleep(2000);
         }
         if (s->spawned)
@@ -233,8 +235,7 @@ static void release(match *m)
     }
     if (m->ctx)
         zmq_ctx_term(m->ctx);
-    if (m->own_schedstat >= 0)
-        close(m->own_schedstat);
+    ref_meter_own_close(&m->own);
     ref_dir_remove(&m->folder);
     msgpack_sbuffer_destroy(&m->sb);
     free(m->decision_names);
@@ -247,7 +248,6 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     match m;
     memset(&m, 0, sizeof m);
     m.folder.lock_fd = -1;
-    m.own_schedstat = ref_meter_own_open();
     m.dir = m.folder.path;
     m.cfg = c;
     m.g = c->game;
@@ -297,6 +297,7 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         if (match_open_seat(&m, i, err, size) < 0)
             goto out;
+    ref_meter_own_open(&m.own);     /* libzmq's threads are running now */
     ref_proc_init_supervisor();
     m.spawned = match_now(&m);
     for (int i = 0; i < m.n; i++)

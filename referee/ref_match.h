@@ -18,8 +18,10 @@
 
 /* What a decision is charged (the time control's clock).
  *   cpu:  the CPU time the bot used (its control group: every process and
- *         thread), with a wall ceiling so that a sleeping or blocked bot
- *         still times out; a bot is never charged for waiting for a CPU.
+ *         thread) or its wall time less the time it (and the referee)
+ *         waited for a CPU, whichever is more (ref_meter_charge): a
+ *         sleeping or blocked bot spends its time as a thinking one does;
+ *         a bot is never charged for waiting for a CPU.
  *   wall: the time from request to answer, whatever the machine did. */
 typedef enum ref_clock_mode { REF_CLOCK_CPU, REF_CLOCK_WALL } ref_clock_mode;
 
@@ -36,9 +38,10 @@ typedef struct ref_config {
     int64_t  handshake_ms;        /* from start to hello */
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
     ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU */
-    double   wall_ceiling;        /* cpu clock: a decision also ends after this many
-                                     times its time (move + bank left) of wall time,
-                                     not counting the bot's wait for a CPU (default 3) */
+    double   wall_ceiling;        /* cpu clock: a decision starved of CPU ends after
+                                     REF_STARVED (10) x this many times its time (move
+                                     + bank left) of wall time, waits included, as
+                                     `contended` if the machine caused it (default 3) */
     int      ponder;              /* 1: bots run between their turns; 0 (default):
                                      frozen (cgroup freezer) where the machine can,
                                      else that CPU is charged to their next decision */
@@ -78,6 +81,11 @@ const char *ref_clock_mode_name(ref_clock_mode mode);
 #define REF_PROTOCOL       "protocol_version"
 #define REF_MEMORY         "memory"
 #define REF_PROCESSES      "processes"
+#define REF_FLOOD          "flood"
+/* A seat's endpoint accepts this many connections in a match (its bot's
+ * own, and a reconnection or two); one more loses the seat the match
+ * (REF_FLOOD), and its endpoint stops accepting. */
+#define REF_SEAT_CONNECTIONS 16
 /* Not a forfeit: a seat timed out while its CPU time was well under its
  * budget and it waited for a CPU for a large share of the time (the
  * machine was overloaded). Nobody scores; an arena plays the match again. */

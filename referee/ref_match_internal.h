@@ -44,6 +44,8 @@ typedef struct seat {
     char     rejected[32];      /* before the hello: the reason of the last message */
     char     rejected_why[160]; /* dropped, and why (for a handshake timeout) */
     int      dropped_msgs;      /* messages from other connections, dropped */
+    int      connections;       /* accepted on its endpoint (REF_SEAT_CONNECTIONS) */
+    int      closed;            /* its endpoint closed for a flood */
     ref_proc proc;
     int      spawned;
     int64_t  bank_us;
@@ -75,7 +77,7 @@ typedef struct match {
     int64_t  limits_checked;    /* when the cgroups were last looked at */
     int      cpus;              /* this process may run on so many */
     int      freeze;            /* bots are frozen between their turns */
-    int      own_schedstat;     /* this thread's, open: its own wait for a CPU */
+    ref_own  own;               /* the referee's threads: their wait for a CPU */
     int      mover;             /* the seat whose turn it is, -1 between turns */
     ref_clock_mode mode;        /* the config's, unless CPU time is unknown here */
     int      over;              /* a forfeit ended it */
@@ -111,6 +113,10 @@ int  match_tell(match *m, int i);
 int  match_open_seat(match *m, int i, char *err, size_t size);
 void match_start_bot(match *m, int i);
 void match_handshake(match *m);
+/* Every seat's connections counted, and its losses noted (its monitor
+ * read); a seat over REF_SEAT_CONNECTIONS loses (if the match is not
+ * over) and its endpoint is closed. */
+void match_watch_endpoints(match *m);
 /* Sends m->sb to seat i. 0, or -1 when the seat cannot be reached. */
 int  match_send(match *m, int i);
 /* The bots' cgroups looked at for limit hits (and pondering), every

@@ -98,6 +98,9 @@ uint32_t ref_bot_seed(uint64_t match_seed, int seat_index)
 
 void match_start_bot(match *m, int i)
 {
+    match_watch_endpoints(m);        /* the bots started before may flood */
+    if (m->over)
+        return;
     seat *s = &m->seats[i];
     const ref_config *c = m->cfg;
     int tcp = strcmp(c->transport, "tcp") == 0;
@@ -184,27 +187,58 @@ static void judge_exit(match *m, int i)
     match_forfeit(m, i, clean ? REF_EXIT : REF_CRASH, "seat %d's bot %s", i, text);
 }
 
+/* A connection to seat i's endpoint was accepted. Each is a file of the
+ * referee's: past REF_SEAT_CONNECTIONS the seat loses, and its endpoint is
+ * unbound, which stops its listener and closes every connection it
+ * accepted (the seat's own too: it hears no `end`), long before the
+ * referee's file table could fill (libzmq aborts when an ipc accept finds
+ * it full). Only the flooding seat's socket is touched. */
+static void accepted(match *m, int i)
+{
+    seat *s = &m->seats[i];
+    if (s->dropped_at)
+        s->came_back = 1;
+    if (++s->connections <= REF_SEAT_CONNECTIONS || s->closed)
+        return;
+    zmq_unbind(s->sock, s->endpoint);
+    s->closed = 1;
+    if (!m->over)
+        match_forfeit(m, i, REF_FLOOD, "seat %d opened more than %d connections to its endpoint",
+                      i, REF_SEAT_CONNECTIONS);
+}
+
+/* Reads every event seat i's monitor holds. */
 static void read_monitor(match *m, int i)
 {
     seat *s = &m->seats[i];
-    zmq_msg_t ev, addr;
-    zmq_msg_init(&ev);
-    zmq_msg_init(&addr);
-    if (zmq_msg_recv(&ev, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_more(&ev) &&
-        zmq_msg_recv(&addr, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_size(&ev) >= 6) {
-        uint16_t event;
-        int32_t fd;
-        memcpy(&event, zmq_msg_data(&ev), sizeof event);
-        memcpy(&fd, (const char *)zmq_msg_data(&ev) + 2, sizeof fd);
-        /* Only the seat's own connection can be lost: another process that
-         * connects and leaves changes nothing. */
-        if (event == ZMQ_EVENT_DISCONNECTED && s->greeted && fd == s->fd && !s->dropped_at)
-            s->dropped_at = clk_mono_us();
-        else if (event == ZMQ_EVENT_ACCEPTED && s->dropped_at)
-            s->came_back = 1;
+    for (int more = 1; more;) {
+        zmq_msg_t ev, addr;
+        zmq_msg_init(&ev);
+        zmq_msg_init(&addr);
+        more = zmq_msg_recv(&ev, s->monitor, ZMQ_DONTWAIT) >= 0 && zmq_msg_more(&ev) &&
+               zmq_msg_recv(&addr, s->monitor, ZMQ_DONTWAIT) >= 0;
+        if (more && zmq_msg_size(&ev) >= 6) {
+            uint16_t event;
+            int32_t fd;
+            memcpy(&event, zmq_msg_data(&ev), sizeof event);
+            memcpy(&fd, (const char *)zmq_msg_data(&ev) + 2, sizeof fd);
+            /* Only the seat's own connection can be lost: another process
+             * that connects and leaves changes nothing. */
+            if (event == ZMQ_EVENT_DISCONNECTED && s->greeted && fd == s->fd && !s->dropped_at)
+                s->dropped_at = clk_mono_us();
+            else if (event == ZMQ_EVENT_ACCEPTED)
+                accepted(m, i);
+        }
+        zmq_msg_close(&ev);
+        zmq_msg_close(&addr);
     }
-    zmq_msg_close(&ev);
-    zmq_msg_close(&addr);
+}
+
+void match_watch_endpoints(match *m)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->seats[i].monitor)
+            read_monitor(m, i);
 }
 
 /* ZeroMQ dropped the seat's connection for a message over the limit. */
@@ -245,11 +279,13 @@ static void check_seat(match *m, int i)
         }
         /* Meanwhile a late reconnection still reads as an oversized message. */
         int64_t until = clk_mono_us() + EXIT_WAIT_US;
-        while (s->spawned && !ref_proc_exited(&s->proc) && !s->came_back &&
+        while (s->spawned && !ref_proc_exited(&s->proc) && !s->came_back && !m->over &&
                clk_mono_us() < until) {
             read_monitor(m, i);
             usleep(2000);
         }
+        if (m->over)
+            return;
         if (s->came_back)
             forfeit_oversized(m, i);
         else if (s->spawned && ref_proc_exited(&s->proc))
@@ -363,6 +399,10 @@ int match_next_message(match *m, int64_t until, msgpack_unpacked *msg)
     enum { SOCK, MONITOR, OUTPUT, EXIT };
     int64_t quick_until = clk_mono_us() + QUICK_US;
     for (;;) {
+        /* Connections are counted at every turn of the loop, whether the
+         * monitors are in the poll or not: a flood must be seen within
+         * QUICK_US, however fast the bots answer. */
+        match_watch_endpoints(m);
         if (m->over)
             return -2;
         int64_t mono = clk_mono_us(), left = until - match_now(m);

@@ -33,24 +33,91 @@ static int open_schedstat(pid_t tid)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-int ref_meter_own_open(void)
+/* 1 when thread `tid` is runnable (state R: running, or waiting for a
+ * CPU) now. */
+static int runnable(pid_t tid)
 {
-    return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)tid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    const char *paren = strrchr(buf, ')');
+    return paren && paren[1] == ' ' && paren[2] == 'R';
 }
 
-int64_t ref_meter_own_wait_us(int fd)
+int ref_meter_runnable(const ref_meter *m, const ref_own *o)
 {
-    uint64_t run, delay;
-    return fd >= 0 && read_schedstat(fd, &run, &delay) == 0 ? (int64_t)(delay / 1000) : -1;
+    for (int i = 0; i < m->n; i++)
+        if (runnable(m->tid[i]))
+            return 1;
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    for (int i = 0; i < o->n; i++)
+        if (o->tid[i] != self && runnable(o->tid[i]))
+            return 1;
+    return 0;
+}
+
+void ref_meter_own_open(ref_own *o)
+{
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    o->n = 0;
+    o->self = -1;
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL && o->n < REF_OWN_THREADS) {
+        char path[64];
+        if (de->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%.20s/schedstat", de->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            o->tid[o->n] = (pid_t)atoi(de->d_name);
+            if (o->tid[o->n] == self)
+                o->self = o->n;
+            o->fd[o->n++] = fd;
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+int64_t ref_meter_own_wait_us(const ref_own *o, int64_t *self_us)
+{
+    uint64_t run, delay, sum = 0;
+    int known = 0;
+    *self_us = -1;
+    for (int i = 0; i < o->n; i++) {
+        if (read_schedstat(o->fd[i], &run, &delay) != 0)
+            continue;
+        if (i == o->self) {
+            *self_us = (int64_t)(delay / 1000);
+        } else {
+            sum += delay;
+            known = 1;
+        }
+    }
+    return known ? (int64_t)(sum / 1000) : -1;
+}
+
+void ref_meter_own_close(ref_own *o)
+{
+    for (int i = 0; i < o->n; i++)
+        close(o->fd[i]);
+    o->n = 0;
 }
 
 int ref_meter_schedstat(void)
 {
-    int fd = ref_meter_own_open();
-    int64_t wait = ref_meter_own_wait_us(fd);
+    uint64_t run, delay;
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    int known = fd >= 0 && read_schedstat(fd, &run, &delay) == 0;
     if (fd >= 0)
         close(fd);
-    return wait >= 0;
+    return known;
 }
 
 /* The leader's threads, for a bot without a control group. */
@@ -157,6 +224,12 @@ void ref_meter_close(ref_meter *m)
     for (int i = 0; i < m->n; i++)
         close(m->fd[i]);
     m->n = 0;
+}
+
+int64_t ref_meter_charge(int64_t cpu_us, int64_t wall_us, int64_t wait_us)
+{
+    int64_t awake = wall_us - (wait_us > 0 ? wait_us : 0);
+    return cpu_us > awake ? cpu_us : awake;
 }
 
 int ref_meter_contended(int64_t budget_us, int64_t wall_us, int64_t cpu_us, int64_t wait_us)

@@ -46,17 +46,44 @@ void ref_meter_sample(ref_meter *m, const ref_proc *p);
 /* Closes the files a meter keeps open; it is empty again. */
 void ref_meter_close(ref_meter *m);
 
-/* The calling thread's schedstat, opened for ref_meter_own_wait_us (-1
- * when the kernel keeps none); the caller closes it. */
-int ref_meter_own_open(void);
+/* The referee's own threads: its own and libzmq's, which carry every
+ * message to and from the bots. While one of them waits for a CPU, a
+ * request is late to reach its bot or an answer to be read, and the bot
+ * can do nothing about it. */
+#define REF_OWN_THREADS 16
+typedef struct ref_own {
+    int n;
+    int fd[REF_OWN_THREADS];     /* each thread's schedstat, open */
+    pid_t tid[REF_OWN_THREADS];
+    int self;                    /* the opener's (the match's thread), or -1 */
+} ref_own;
 
-/* How long the thread whose schedstat `fd` is has waited for a CPU in all
- * (microseconds), or -1 unknown: a referee starved while a bot thinks
- * cannot read its answer in time either. */
-int64_t ref_meter_own_wait_us(int fd);
+/* Opens the schedstat of every thread this process has now (up to
+ * REF_OWN_THREADS; none where the kernel keeps none). */
+void ref_meter_own_open(ref_own *o);
+
+/* How long those threads but the opener have waited for a CPU in all
+ * (microseconds, summed), or -1 unknown; the opener's own in *self_us (-1
+ * unknown). The opener's matters only while an answer waits for it; the
+ * others (libzmq's) carry every message. */
+int64_t ref_meter_own_wait_us(const ref_own *o, int64_t *self_us);
+
+void ref_meter_own_close(ref_own *o);
+
+/* 1 when one of the bot's threads, or of the referee's but the caller, is
+ * runnable now. The kernel adds a thread's wait for a CPU to its figures
+ * only once it runs: one runnable now may be waiting, and its wait is not
+ * counted yet. */
+int ref_meter_runnable(const ref_meter *m, const ref_own *o);
 
 /* 1 when this kernel keeps per-task scheduler statistics. */
 int  ref_meter_schedstat(void);
+
+/* What a decision costs under the CPU clock: its CPU time (every thread),
+ * or its wall time minus the time it was runnable but waiting for a CPU,
+ * whichever is more. Sleeping and blocking cost as much as thinking; the
+ * machine's load costs nothing. An unknown wait (negative) is none. */
+int64_t ref_meter_charge(int64_t cpu_us, int64_t wall_us, int64_t wait_us);
 
 /* A timeout the machine caused rather than the bot: it used well under
  * its budget of CPU (under three quarters) and was runnable but waiting

@@ -254,7 +254,7 @@ static int is_forfeit(const char *reason)
                                          REF_MALFORMED, REF_OVERSIZED, REF_ILLEGAL,
                                          REF_BAD_TOKEN, REF_UNKNOWN_ID, REF_OUT_OF_TURN,
                                          REF_PROTOCOL, REF_MEMORY, REF_PROCESSES,
-                                         REF_CONTENDED, NULL };
+                                         REF_FLOOD, REF_CONTENDED, NULL };
     for (int i = 0; codes[i]; i++)
         if (!strcmp(reason, codes[i]))
             return 1;

@@ -134,18 +134,15 @@ static int64_t cpu_look(const match *m, int64_t left_us)
     return step < 1000 ? 1000 : step > 50000 ? 50000 : step;
 }
 
-/* A decision that timed out: contended (ends the match, nobody charged),
- * or a strike against the seat. */
+/* A decision that timed out, having cost `charged` (under the CPU clock)
+ * while the machine kept it `wait` (the bot's and the referee's waits for
+ * a CPU, -1 unknown): contended (ends the match, nobody charged), or a
+ * strike against the seat. */
 static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_used,
-                     int64_t own_wait, ref_decision *d)
+                     int64_t charged, int64_t wait, ref_decision *d)
 {
     seat *s = &m->seats[i];
     int cpu = m->mode == REF_CLOCK_CPU;
-    /* The machine's share: the bot's wait for a CPU, and the referee's own
-     * over the decision (a starved referee reads an answer late). */
-    int64_t wait = s->meter.wait_known ? (int64_t)d->wait_us : -1;
-    if (own_wait > 0)
-        wait = (wait > 0 ? wait : 0) + own_wait;
     int starved = cpu && d->micros >= (uint64_t)(budget * m->cfg->wall_ceiling) * REF_STARVED;
     if ((!cpu || starved) &&
         ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
@@ -158,13 +155,16 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
     }
     s->bank_us = 0;
     d->substituted = 1;
-    char detail[128];
+    char detail[160];
     if (cpu && cpu_used > budget)
         snprintf(detail, sizeof detail, "used %" PRId64 " ms of CPU, over its %" PRId64
                  " ms", cpu_used / 1000, budget / 1000);
+    else if (cpu && !starved)
+        snprintf(detail, sizeof detail, "no action within %u ms, %" PRId64 " ms of them not "
+                 "waiting for a CPU, over its %" PRId64 " ms", d->micros / 1000,
+                 charged / 1000, budget / 1000);
     else
-        snprintf(detail, sizeof detail, "no action within %u ms%s", d->micros / 1000,
-                 cpu ? " (the wall ceiling, not counting its wait for a CPU)" : "");
+        snprintf(detail, sizeof detail, "no action within %u ms", d->micros / 1000);
     return match_strike(m, i, nlegal, REF_TIMEOUT, detail, &d->action);
 }
 
@@ -179,6 +179,10 @@ static uint64_t log_mark(seat *s)
     off_t at = lseek(s->proc.log_fd, 0, SEEK_CUR);
     return at < 0 ? REF_LOG_UNMARKED : (uint64_t)at;
 }
+
+/* How soon a decision late by its wall time, while a thread was runnable,
+ * is looked at again. */
+#define RECHECK_US 1000
 
 /* Asks the seat to move for one decision; 0 with d filled, -1 if it ended. */
 int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
@@ -197,13 +201,19 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
     uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
     int cpu = m->mode == REF_CLOCK_CPU;
     int64_t budget = c->move_ms * 1000 + s->bank_us, sent = match_now(m);
-    /* The wall ceiling counts the time the bot was not waiting for a CPU
-     * (sleeping, blocked, or running), so that a starved bot is never
-     * charged; a hard limit, REF_STARVED times that, ends even one the
-     * machine starves for good (contended). */
+    /* Under the CPU clock a decision is charged its CPU time or the wall
+     * time it was not waiting for a CPU (sleeping, blocked, or running),
+     * whichever is more (ref_meter_charge), so that a starved bot is never
+     * charged and a sleeping one is; a hard limit, REF_STARVED times the
+     * wall ceiling, ends even one the machine starves for good
+     * (contended). */
     int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
     int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
-    int64_t own0 = ref_meter_own_wait_us(m->own_schedstat);
+    /* The referee's threads' waits: libzmq's from the request on, its own
+     * (this thread's) only over the last wait for a message, the one that
+     * read the answer: its waits at earlier looks delayed nobody. */
+    int64_t self0, self_last, others0 = ref_meter_own_wait_us(&m->own, &self0), waits = 0;
+    self_last = self0;
     if (match_send(m, i) < 0)
         return -1;
     begin_turn(m, i);
@@ -214,9 +224,13 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         msgpack_unpacked msg;
         int64_t wake = until;
         if (cpu) {
-            int64_t look =
-                match_now(m) + cpu_look(m, budget - (int64_t)(s->meter.cpu_ns - cpu0) / 1000);
+            /* Its CPU time is looked at; its time not waiting for a CPU
+             * runs out, at the earliest, if it waits no more. */
+            int64_t look = match_now(m) +
+                           cpu_look(m, budget - (int64_t)(s->meter.cpu_ns - cpu0) / 1000);
+            int64_t awake_out = sent + budget + waits + 1;
             wake = look < wake ? look : wake;
+            wake = awake_out < wake ? awake_out : wake;
         }
         int from = match_next_message(m, wake, &msg);
         int64_t wall = match_now(m) - sent;
@@ -224,16 +238,34 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
             d->log_end = log_mark(s);
         sample(m, s);
         int64_t cpu_used = (int64_t)(s->meter.cpu_ns - cpu0) / 1000;
-        int64_t used = cpu ? cpu_used : wall;
         d->micros = clamp_us(wall);
         d->cpu_us = s->meter.cpu_known ? clamp_us(cpu_used) : REF_UNMEASURED;
         d->wait_us = s->meter.wait_known ? clamp_us((int64_t)(s->meter.wait_ns - wait0) / 1000)
                                          : REF_UNMEASURED;
         if (from == -2)
             return -1;
-        int64_t waited = d->wait_us == REF_UNMEASURED ? 0 : d->wait_us;
-        int late = used > budget || sent + wall > until ||
-                   (cpu && wall - (waited < wall ? waited : wall) > ceiling);
+        /* The machine's share of the wall time (-1 unknown): the bot's
+         * threads' wait for a CPU, and the referee's (see self0). */
+        int64_t self, others = ref_meter_own_wait_us(&m->own, &self);
+        int64_t own = (others0 >= 0 ? others - others0 : 0) +
+                      (self_last >= 0 && self >= 0 ? self - self_last : 0);
+        self_last = self;
+        int64_t wait = d->wait_us == REF_UNMEASURED ? -1 : (int64_t)d->wait_us;
+        if (own > 0)
+            wait = (wait > 0 ? wait : 0) + own;
+        waits = wait > 0 ? wait : 0;
+        int64_t used = cpu ? ref_meter_charge(cpu_used, wall, wait) : wall;
+        int late = used > budget || sent + wall > until;
+        /* Late by its time not waiting for a CPU alone, while a thread of
+         * its or the referee's is runnable: that thread's wait so far is
+         * not counted yet. Judged again once it has run (its CPU time
+         * still counts), up to the wall ceiling: a bot that keeps a thread
+         * runnable without running (nice, SCHED_IDLE) gains no more. */
+        if (from == -1 && late && cpu && cpu_used <= budget && used <= ceiling &&
+            sent + wall <= until && ref_meter_runnable(&s->meter, &m->own)) {
+            waits = wall - budget + RECHECK_US;     /* awake_out: in RECHECK_US */
+            continue;
+        }
         if (from == -1 && !late)
             continue;                          /* a look at its CPU time */
         if (from >= 0 && late) {
@@ -246,9 +278,8 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
             return -1;
         if (from == -1) {
             s->stale_below = id + 1;
-            int64_t own = own0 >= 0 ? ref_meter_own_wait_us(m->own_schedstat) - own0 : -1;
             d->log_end = log_mark(s);
-            return timed_out(m, i, nlegal, budget, cpu_used, own, d);
+            return timed_out(m, i, nlegal, budget, cpu_used, used, wait, d);
         }
         char type[16];
         int64_t got_id = -1;

@@ -184,9 +184,10 @@ static int cmd_play(int argc, char **argv)
         CLI_NUM("--strikes", CLI_INT, "N", "0: forfeit at the first illegal action or timeout; N: a "
           "random legal action instead, forfeit at the N-th", &a.c.strikes, 0, 1000),
         CLI_ARG("--clock", CLI_STR, "cpu|wall", "what a decision is charged: the CPU time of all "
-          "the bot's processes and threads (default), or wall time", &a.clock),
-        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision also ends after X times "
-          "its time (move + bank left) in wall time (default 3)", &a.c.wall_ceiling, 1,
+          "the bot's processes and threads or the wall time it did not wait for a CPU, "
+          "whichever is more (default), or wall time", &a.clock),
+        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision starved of CPU ends after "
+          "10 x X times its time (move + bank left) in wall time (default 3)", &a.c.wall_ceiling, 1,
           REF_WALL_CEILING_MAX),
         CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
           "that CPU charged to their next decision, and frozen there once seen pondering)", &a.c.ponder),

@@ -15,13 +15,20 @@
  * every process of the namespace; the referee's SIGKILL follows.
  *
  * Only a process in the bot's own namespace can signal it, and those are
- * the bot's: nothing another seat does reaches it.
+ * the bot's: nothing another seat does reaches it. The bot itself runs as
+ * the same user, so this process makes itself not dumpable before it
+ * starts the bot: the bot then cannot ptrace it, read its memory
+ * (process_vm_readv, /proc/1/mem) or reach its files (/proc/1/fd), so
+ * nothing the bot does can change what the referee is told about it.
+ * The signals the bot may send it are the ones it relays to every process
+ * of the namespace (the bot's own), and SIGCHLD, which only makes it look.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -92,6 +99,10 @@ int main(int argc, char **argv)
         return 126;
     report_fd = atoi(argv[1]);
     int stop_fd = atoi(argv[2]);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+        report(REF_INIT_FAILED, errno);       /* never start a bot it could trace */
+        return 127;
+    }
     (void)fcntl(report_fd, F_SETFD, FD_CLOEXEC);
     (void)fcntl(stop_fd, F_SETFD, FD_CLOEXEC);
 

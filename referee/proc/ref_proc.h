@@ -147,7 +147,9 @@ typedef struct ref_spawn {
  * subreaper (prctl PR_SET_CHILD_SUBREAPER), so a bot's orphaned
  * descendants, even after setsid or a double fork, become our children
  * and can be killed and reaped; and ignores SIGPIPE, so a bot that closes
- * its socket or pipe cannot kill the referee. Returns 0, or -1 with errno
+ * its socket or pipe cannot kill the referee; and raises its soft limit
+ * of open files to the hard one, which bounds what the bots' connections
+ * to their endpoints may cost it (docs/SECURITY.md). Returns 0, or -1 with errno
  * when the prctl fails (the referee still works, but escaped bot processes
  * go to init and ref_proc_reap_orphans cannot see them). */
 int ref_proc_init_supervisor(void);

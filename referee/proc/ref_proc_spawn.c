@@ -55,6 +55,14 @@ int ref_proc_init_supervisor(void)
     /* A bot closing its end of a socket or pipe must cost us an EPIPE,
      * not our life. */
     signal(SIGPIPE, SIG_IGN);
+    /* Each connection to a seat's endpoint is a file of ours, and
+     * libzmq aborts the process when an ipc accept finds the table full:
+     * the more room, the further that is beyond any seat's reach. */
+    struct rlimit files;
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &files);
+    }
     return prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L) == 0 ? 0 : -1;
 }
 

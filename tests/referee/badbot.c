@@ -34,6 +34,10 @@
  *   late MS       sleeps MS before its first answer only
  *   spin T:MS     before each answer, T threads spin until the process has
  *                 used MS more milliseconds of CPU (all its threads)
+ *   conns P:N     P processes each open N raw unix-socket connections to
+ *                 the seat's endpoint (no greeting, nothing sent) and
+ *                 hold them; then it says hello and plays
+ *   lateconns P:N the same once its first request has come, then plays
  *   ponder        a thread spins for the whole match; answers at once, and
  *                 at the end prints "cpu MS", the CPU the process used
  *   think MS,...  for the tests' log clock (match_run.h): before each
@@ -61,6 +65,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -486,6 +493,42 @@ static void spin(const char *arg_text)
         pthread_join(t[i], NULL);
 }
 
+/* `conns P:N`: P processes each connect N times to the seat's ipc
+ * endpoint and hold the connections until killed; returns once every
+ * process has made its connections (or failed). */
+static void open_connections(const char *arg_text)
+{
+    int procs = 0, each = 0;
+    const char *ep = getenv("ARENA_ENDPOINT");
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (sscanf(arg_text ? arg_text : "", "%d:%d", &procs, &each) != 2 || procs < 1 ||
+        procs > 64 || each < 1 || !ep || strncmp(ep, "ipc://", 6) ||
+        strlen(ep + 6) >= sizeof a.sun_path)
+        exit(2);
+    memcpy(a.sun_path, ep + 6, strlen(ep + 6));
+    int ready[2];
+    if (pipe(ready) < 0)
+        exit(3);
+    for (int p = 0; p < procs; p++) {
+        if (fork() != 0)
+            continue;
+        alarm(60);
+        int made = 0;
+        for (; made < each; made++) {
+            int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0)
+                break;
+        }
+        (void)!write(ready[1], &made, sizeof made);
+        sleep_forever();
+    }
+    long total = 0;
+    for (int p = 0, made; p < procs && read(ready[0], &made, sizeof made) == sizeof made; p++)
+        total += made;
+    printf("conns %ld\n", total);
+    fflush(stdout);
+}
+
 static int sdk_mode(const char *mode, long arg, const char *arg_text)
 {
     pthread_t ponderer;
@@ -496,6 +539,8 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
         spawn_sleep(1);
     } else if (!strcmp(mode, "flood")) {
         flood();
+    } else if (!strcmp(mode, "conns")) {
+        open_connections(arg_text);
     }
     bot_conn *bot = bot_connect("badbot", mode);
     if (!bot)
@@ -514,6 +559,8 @@ static int sdk_mode(const char *mode, long arg, const char *arg_text)
         }
         if (!strcmp(mode, "hang"))
             sleep_forever();
+        if (!strcmp(mode, "lateconns") && decision == 1)
+            open_connections(arg_text);
         if (!strcmp(mode, "slow") || (!strcmp(mode, "late") && decision == 1))
             sleep_ms(arg);
         if (!strcmp(mode, "spin"))
@@ -569,7 +616,7 @@ int main(int argc, char **argv)
             return raw_mode(mode, arg_text);
     static const char *const sdk[] = { "ok", "crash", "hang", "slow", "illegal", "exit",
                                        "child", "disconnect", "flood", "late", "think",
-                                       "spin", "ponder" };
+                                       "spin", "ponder", "conns", "lateconns" };
     for (size_t k = 0; k < sizeof sdk / sizeof sdk[0]; k++)
         if (!strcmp(mode, sdk[k]))
             return sdk_mode(mode, arg, arg_text);

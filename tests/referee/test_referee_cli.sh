@@ -62,6 +62,23 @@ else
     fail "flood with --log-dir: rc=$rc size=$size out=[$out] err=[$err]"
 fi
 
+# A bot whose processes flood its endpoint with raw connections loses `flood`;
+# the referee lives (libzmq aborted it once its file table was full) whether
+# it may raise its soft limit of 1,024 files (ulimit -Sn) or not (ulimit -n:
+# the hard limit too), and the other seat wins.
+for limit in -Sn -n; do
+    (ulimit $limit 1024 && run "conns$limit" "${PLAY[@]}" --bot "$RND" --bot "$BAD conns 5:200"         --record "$T/conns.rec" && echo "$rc" >"$T/conns.rc")
+    rc=$(cat "$T/conns.rc" 2>/dev/null || echo none) out=$(cat "$T/conns$limit.out")
+    err=$(cat "$T/conns$limit.err")
+    if [ "$rc" = 0 ] && grep -q '^result: 1-0  reason: flood' <<<"$out" &&
+       grep -qx 'culprit 1' "$T/conns.rec"; then
+        pass "a flood of connections at ulimit $limit 1024: the referee lives, the flooder loses"
+    else
+        fail "a flood of connections at ulimit $limit 1024: rc=$rc out=[$out] err=[$err]"
+    fi
+    rm -f "$T/conns.rc" "$T/conns.rec"
+done
+
 # ---- bad arguments: exit 2, one line on stderr naming the problem ------------
 # bad NAME PATTERN ARGS...
 bad() {

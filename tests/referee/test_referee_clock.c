@@ -140,6 +140,35 @@ static void test_a_timeout_empties_the_bank(void **state)
     run_free(r);
 }
 
+/* Under the CPU clock, a bot that takes 150 ms of the clock and no CPU
+ * (asleep, as far as the referee can tell) is charged those 150 ms less
+ * what its threads and the referee's truly waited for a CPU meanwhile
+ * (real time, a little: under 25 ms a decision even on a busy machine):
+ * each decision takes 25 to 50 ms from its bank, never more than the
+ * clock moved, and once the bank is gone a decision is late. */
+static void test_cpu_clock_charges_sleep(void **state)
+{
+    (void)state;
+    run *r = thinking_match(100, 1000, "150");
+    r->cfg.clock_mode = REF_CLOCK_CPU;
+    r->cfg.wall_ceiling = 3;
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    int64_t bank[64] = { 0 };
+    int n = banks_seen(r, bank, 64);
+    assert_int_equal(n, own + 1);
+    assert_true(own >= 20 && own <= 40);
+    for (int k = 1; k < n; k++) {
+        int64_t paid = bank[k - 1] - bank[k];
+        if (bank[k] < 1000 - 50 * k || (bank[k] > 0 && (paid < 24 || paid > 51)))
+            fail_msg("request %d announced a bank of %lld ms after %lld", k,
+                     (long long)bank[k], (long long)bank[k - 1]);
+    }
+    run_free(r);
+}
+
 /* Each decision's log mark ends what its seat printed while deciding:
  * seat 1's lines of each turn fall between its previous mark and this one,
  * in order; seat 0 (random) prints nothing. */
@@ -184,6 +213,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_answers_within_the_move_time_keep_the_bank),
         cmocka_unit_test(test_the_deadline_is_move_time_plus_bank),
         cmocka_unit_test(test_a_timeout_empties_the_bank),
+        cmocka_unit_test(test_cpu_clock_charges_sleep),
         cmocka_unit_test(test_log_marks_each_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * test_referee_fair.c - the fair clocks (ref_match.h): a decision charged
- * by the CPU its bot used, all its threads together; a sleeping bot still
- * timing out at the wall ceiling; a bot starved of CPU by the machine
+ * by the CPU its bot used, all its threads together, or by its wall time
+ * not spent waiting for a CPU, so that a sleeping bot spends its time as
+ * a thinking one does; a bot starved of CPU by the machine
  * never charged (CPU clock) or its timeout recorded as `contended` (wall
  * clock); a bot seen thinking between its turns frozen there, so that it
  * cannot ponder.
@@ -56,8 +57,25 @@ static void test_contended_rule(void **state)
     assert_false(ref_meter_contended(1000, 2000, 100, -1));    /* unknown waiting */
 }
 
-/* Sleeping costs no CPU: under the CPU clock the wall ceiling ends it. */
-static void test_sleeper_hits_wall_ceiling(void **state)
+/* Under the CPU clock a decision costs its CPU time or its wall time not
+ * spent waiting for a CPU, whichever is more. */
+static void test_charge_rule(void **state)
+{
+    (void)state;
+    /* 150 ms of wall, 100 of them waiting for a CPU: 50 were its own */
+    assert_int_equal(ref_meter_charge(10000, 150000, 100000), 50000);
+    /* asleep the whole time: the wall is charged */
+    assert_int_equal(ref_meter_charge(1000, 150000, 0), 150000);
+    assert_int_equal(ref_meter_charge(1000, 150000, -1), 150000);     /* unknown wait */
+    /* threads: more CPU than wall */
+    assert_int_equal(ref_meter_charge(400000, 150000, 20000), 400000);
+    /* waits summed over threads may exceed the wall: the CPU still counts */
+    assert_int_equal(ref_meter_charge(30000, 150000, 290000), 30000);
+}
+
+/* Sleeping costs no CPU, but it is charged like thinking: a bot that
+ * sleeps forever times out at its budget, long before the wall ceiling. */
+static void test_sleeper_times_out(void **state)
 {
     (void)state;
     run *r = short_match("slow 5000", REF_CLOCK_CPU);
@@ -66,9 +84,34 @@ static void test_sleeper_hits_wall_ceiling(void **state)
     r->cfg.wall_ceiling = 3;
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
-    assert_non_null(strstr(r->rec.detail, "wall ceiling"));
+    if (!strstr(r->rec.detail, "not waiting for a CPU, over its 100 ms"))
+        fail_msg("detail '%s'", r->rec.detail);
     if (strncmp(r->rec.clock, "cpu ceiling=3 ", 14))
         fail_msg("clock line '%s'", r->rec.clock);
+    run_free(r);
+}
+
+/* A bot that sleeps 150 ms before each answer, well under the wall
+ * ceiling (3 x 300 ms), spends its bank like one that thinks: about 50 ms
+ * a decision from 200, so the fifth decision or so is late (later on a
+ * busy machine, where the waits of the referee's threads meanwhile are
+ * taken off too; never, were sleeping free). */
+static void test_sleeper_spends_its_bank(void **state)
+{
+    (void)state;
+    run *r = run_new();
+    r->cfg.clock_mode = REF_CLOCK_CPU;
+    r->cfg.move_ms = 100;
+    r->cfg.bank_ms = 200;
+    r->cfg.wall_ceiling = 3;
+    run_badbot(r, 1, "slow 150");
+    run_play(r);
+    assert_forfeit(&r->rec, REF_TIMEOUT, 1);
+    int own, subs;
+    count_decisions(&r->rec, 1, &own, &subs);
+    if (own < 2 || own > 30)
+        fail_msg("%d decisions in time", own);
+    assert_non_null(strstr(r->rec.detail, "not waiting for a CPU"));
     run_free(r);
 }
 
@@ -226,7 +269,9 @@ int main(int argc, char **argv)
         return 2;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contended_rule),
-        cmocka_unit_test(test_sleeper_hits_wall_ceiling),
+        cmocka_unit_test(test_charge_rule),
+        cmocka_unit_test(test_sleeper_times_out),
+        cmocka_unit_test(test_sleeper_spends_its_bank),
         cmocka_unit_test(test_threads_share_the_budget),
         cmocka_unit_test(test_wall_clock_contended),
         cmocka_unit_test(test_cpu_clock_not_charged),

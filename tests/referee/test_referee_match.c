@@ -409,6 +409,28 @@ static void test_unknown_identity(void **state)
     run_free(r);
 }
 
+/* A bot that floods its own endpoint with raw connections (no greeting,
+ * nothing sent: each a file of the referee's), before its hello or once
+ * playing, loses `flood`: the referee lives and the other seat wins. Up
+ * to REF_SEAT_CONNECTIONS in all (its own and 15 more) costs nothing. */
+static void test_connection_flood(void **state)
+{
+    (void)state;
+    run *r = forfeit_match(1, "conns 5:200", REF_FLOOD);
+    assert_string_equal(r->rec.detail, "seat 1 opened more than 16 connections to its endpoint");
+    run_free(r);
+    run_free(forfeit_match(0, "lateconns 5:200", REF_FLOOD));
+    run_free(forfeit_match(1, "conns 1:16", REF_FLOOD));
+    r = run_new();
+    run_badbot(r, 1, "conns 1:15");
+    run_play(r);
+    assert_game_result(&r->rec);
+    char *log = run_log(r, 1, NULL);
+    assert_non_null(strstr(log, "conns 15\n"));
+    free(log);
+    run_free(r);
+}
+
 /* index must be an integer (malformed otherwise) in range (illegal
  * otherwise); a text too long for any action is illegal, and says so. */
 static void test_index_and_text_checks(void **state)
@@ -593,6 +615,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_out_of_turn),
         cmocka_unit_test(test_out_of_turn_seat0),
         cmocka_unit_test(test_unknown_identity),
+        cmocka_unit_test(test_connection_flood),
         cmocka_unit_test(test_index_and_text_checks),
         cmocka_unit_test(test_disconnect),
         cmocka_unit_test(test_answer_by_text),

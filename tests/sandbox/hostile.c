@@ -24,6 +24,10 @@
  *   net PORT        connects to 127.0.0.1:PORT
  *   env NAME        reports whether variable NAME reached it
  *   outlive         leaves a grandchild in a session of its own, sleeping
+ *   ptrace          attaches to pid 1 of its namespace (its sandbox's init,
+ *                   which tells the referee how the bot ended) with
+ *                   ptrace, reads its memory (process_vm_readv,
+ *                   /proc/1/mem) and its open files (/proc/1/fd)
  *   forkbomb        forks until it cannot, and never answers
  *   memhog MB N     N children each touch MB MiB, and it never answers
  *   slow MS         harms nothing: plays, MS milliseconds a decision
@@ -43,7 +47,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,6 +161,37 @@ static void net(int port)
         close(s);
 }
 
+/* Everything a process of the same user could do to pid 1 (only ever
+ * run inside the sandbox, where pid 1 is the bot's own init). */
+static void trace_init(void)
+{
+    char attach[64], readv[64], mem[64], fds[64];
+    if (ptrace(PTRACE_ATTACH, 1, NULL, NULL) == 0) {
+        snprintf(attach, sizeof attach, "DONE");
+        waitpid(1, NULL, __WALL);
+        ptrace(PTRACE_DETACH, 1, NULL, NULL);
+    } else {
+        snprintf(attach, sizeof attach, "%s", strerror(errno));
+    }
+    /* An address surely mapped in pid 1: its stack's top is unknown, but
+     * any failure other than EPERM (EFAULT) still means it was allowed. */
+    static char local[64];
+    struct iovec here = { local, sizeof local }, there = { (void *)0x400000, sizeof local };
+    ssize_t n = process_vm_readv(1, &here, 1, &there, 1, 0);
+    snprintf(readv, sizeof readv, "%s",
+             n >= 0 || errno == EFAULT ? "DONE" : strerror(errno));
+    int fd = open("/proc/1/mem", O_RDONLY | O_CLOEXEC);
+    snprintf(mem, sizeof mem, "%s", fd >= 0 ? "DONE" : strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    DIR *d = opendir("/proc/1/fd");
+    snprintf(fds, sizeof fds, "%s", d ? "DONE" : strerror(errno));
+    if (d)
+        closedir(d);
+    printf("hostile: ptrace 1: attach %s; process_vm_readv %s; /proc/1/mem %s; /proc/1/fd %s\n",
+           attach, readv, mem, fds);
+}
+
 /* The grandchild carries `marker` (this bot's own --marker=...), so that
  * the test finds it, and only its own run's. */
 static void outlive(const char *marker)
@@ -237,6 +274,8 @@ int main(int argc, char **argv)
         printf("hostile: env %s: %s\n", args[1], getenv(args[1]) ? "DONE" : "absent");
     else if (!strcmp(mode, "outlive"))
         outlive(marker);
+    else if (!strcmp(mode, "ptrace"))
+        trace_init();
 
     bot_conn *bot = bot_connect("hostile", mode);
     if (!bot)

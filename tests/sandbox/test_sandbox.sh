@@ -172,6 +172,16 @@ test_outlive() {
   [ -z "$(marked "--marker=outlive-$RUN")" ] || fail "a bot's process outlived its match"
 }
 
+# The sandbox's init (pid 1 of the bot's namespace) runs as the bot's user
+# and reports the bot's end to the referee: it is not dumpable, so the bot
+# can neither trace it nor read its memory or files.
+test_ptrace() {
+  CURRENT=ptrace
+  play "$HOSTILE ptrace"
+  ended_cleanly
+  expect_log "ptrace 1: attach Operation not permitted; process_vm_readv Operation not permitted; /proc/1/mem Permission denied; /proc/1/fd Permission denied"
+}
+
 test_limits() {
   CURRENT=forkbomb
   play "$HOSTILE forkbomb" "$VICTIM" --max-processes 64
@@ -469,7 +479,7 @@ test_uids() {
 }
 
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive limits isolation_recorded arena kill
+[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive ptrace limits isolation_recorded arena kill
                                   kill_moments uids)
 for t in "${tests[@]}"; do
   "test_$t"
