@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kv.h"
@@ -287,6 +288,13 @@ static int replay_decisions(const ref_record *r, const game_api *g, void *state,
     return 0;
 }
 
+/* A score as the record holds it: written with %g, six digits, so a
+ * three-way tie's 1/3 reads back as 0.333333; equal to that many. */
+static int same_score(double recorded, double score)
+{
+    return fabs(recorded - score) < 1e-6;
+}
+
 /* A forfeit loses for the culprit's team and wins for the others; a
  * contended decision (ref_match.h) scores nobody. 0, or -1 with err. */
 static int check_forfeit(const ref_record *r, const game_api *g, const void *state, char *err,
@@ -299,7 +307,7 @@ static int check_forfeit(const ref_record *r, const game_api *g, const void *sta
     int team = g->team_of(state, r->culprit), none = !strcmp(r->reason, REF_CONTENDED);
     for (int i = 0; i < r->seats; i++) {
         double want = none || g->team_of(state, i) == team ? 0 : 1;
-        if (r->score[i] != want) {
+        if (!same_score(r->score[i], want)) {
             snprintf(err, size, "seat %d scored %g, the forfeit by seat %d gives %g", i,
                      r->score[i], r->culprit, want);
             return -1;
@@ -335,7 +343,7 @@ static int check_ending(const ref_record *r, const game_api *g, const void *stat
             return -1;
         }
         for (int i = 0; i < r->seats; i++)
-            if (score[i] != r->score[i]) {
+            if (!same_score(r->score[i], score[i])) {
                 snprintf(err, size, "seat %d scored %g, the record says %g", i, score[i],
                          r->score[i]);
                 return -1;

@@ -135,6 +135,9 @@ static void swiss_replays_rounds_byes_and_tie_breaks(void **state)
     assert_int_equal(ev.points[2], 1.0);
     int want[3] = { 1, 0, 2 };
     assert_memory_equal(ev.rank, want, sizeof want);
+    /* Buchholz: the points of the opponents met (2 met both: 3 + 2),
+     * byes none; never the bot's own points. */
+    assert_true(ev.buchholz[0] == 1.0 && ev.buchholz[1] == 1.0 && ev.buchholz[2] == 5.0);
     assert_int_equal(ev.byes[0], 1);
     assert_int_equal(ev.byes[1], 1);
     free(scores);

@@ -90,6 +90,14 @@ check_store() {
             HAVING count(*) > 1)")" = 0 ] || fail "a game_index twice after $1"
   [ "$(sql "SELECT count(*) FROM matches m WHERE (SELECT count(*) FROM match_seats s
             WHERE s.match_id = m.id) <> m.seats")" = 0 ] || fail "a match half stored after $1"
+  # A seed pair: one seed, the seats swapped in its second match.
+  local pairs="FROM matches a JOIN matches b ON b.ladder_id = a.ladder_id
+               AND b.game_index = a.game_index + 1 WHERE a.game_index % 2 = 0"
+  seat_of() { echo "(SELECT bot_id FROM match_seats WHERE match_id = $1.id AND seat = $2)"; }
+  [ "$(sql "SELECT count(*) $pairs")" -gt 0 ] || fail "no seed pair stored after $1"
+  [ "$(sql "SELECT count(*) $pairs AND (a.seed <> b.seed OR $(seat_of a 0) <> $(seat_of b 1)
+            OR $(seat_of a 1) <> $(seat_of b 0))")" = 0 ] ||
+    fail "a seed pair not played both ways after $1"
 }
 check_store "SIGTERM"
 [ "$(sql "SELECT count(*) FROM arena_runs")" = 0 ] || fail "a stopped ladder keeps its row"

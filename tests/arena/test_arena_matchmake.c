@@ -206,6 +206,19 @@ static void test_four_seats(void **state)
             distinct += partners[i][j] > 0;
         assert_true(distinct >= 3);
     }
+    /* The split rotates even when the draw does not: three bots far
+     * apart from the first are drawn nearest first nearly always, yet
+     * the first bot partners each of them in turn. */
+    arena_mm_bot far[4] = { { 1, 2000, 0, 0 }, { 2, 2000, 9, 0 }, { 3, 2300, 9, 0 },
+                            { 4, 2600, 9, 0 } };
+    int partner_of_first[4] = { 0 }, seat[4];
+    for (int pair = 0; pair < 300; pair++) {
+        assert_int_equal(arena_mm_pick(far, 4, &s.p, 5, pair, seat), 1);
+        assert_int_equal(seat[0], 0);
+        partner_of_first[seat[2]]++;
+    }
+    for (int b = 1; b < 4; b++)
+        assert_true(partner_of_first[b] > 80 && partner_of_first[b] < 120);
     int in[4] = { 0, 1, 2, 3 }, out[4];
     arena_mm_swap(4, in, out);
     assert_true(out[0] == 1 && out[1] == 0 && out[2] == 3 && out[3] == 2);
@@ -225,6 +238,51 @@ static void test_no_room(void **state)
     assert_true((seat[0] == 0 && seat[1] == 1) || (seat[0] == 1 && seat[1] == 0));
     assert_int_equal(arena_mm_pick(bots, 1, &p, 1, 0, seat), 0);
     assert_int_equal(arena_mm_pick(bots, 0, &p, 1, 0, seat), 0);
+    /* A pair is two matches: a bot one match short of its share has no
+     * room for one. */
+    p.per_bot = 3;
+    bots[1].busy = 2;
+    assert_int_equal(arena_mm_pick(bots, 3, &p, 1, 0, seat), 0);
+    bots[1].busy = 1;
+    assert_int_equal(arena_mm_pick(bots, 3, &p, 1, 0, seat), 1);
+}
+
+/* How often bots[1] is drawn as bots[0]'s opponent over `n` pairs (bots[0]
+ * has the fewest games, so it is always first). */
+static int drawn(const arena_mm_bot *bots, int nbots, const arena_mm_params *p, int n)
+{
+    int count = 0, seat[4];
+    for (int pair = 0; pair < n; pair++) {
+        assert_int_equal(arena_mm_pick(bots, nbots, p, 11, pair, seat), 1);
+        assert_int_equal(seat[0], 0);
+        count += seat[1] == 1;
+    }
+    return count;
+}
+
+/* Rules 3 and 4 in numbers: the window is the rating gap to the first bot
+ * (exp(-d^2/2s^2): 200 Elo away weighs 0.14 against 1 at s = 100, 0.80
+ * at s = 300 for a provisional bot); the wide draw (10%) reaches a bot
+ * 1000 Elo away, which the window alone never does. 2000 pairs, fixed
+ * seeds: the counts are exact, the bounds wide of the expected. */
+static void test_rating_window(void **state)
+{
+    (void)state;
+    arena_mm_params p;
+    arena_mm_default(&p);
+    arena_mm_bot bots[3] = { { 1, 2000, 20, 0 }, { 2, 2200, 100, 0 }, { 3, 2000, 100, 0 } };
+    int settled = drawn(bots, 3, &p, 2000);         /* expected 2000 * (0.9 * 0.12 + 0.05) */
+    assert_true(settled > 200 && settled < 450);
+    bots[0].games = 19;                              /* provisional: s three times wider */
+    int provisional = drawn(bots, 3, &p, 2000);     /* expected 2000 * (0.9 * 0.44 + 0.05) */
+    assert_true(provisional > 750 && provisional < 1050);
+
+    bots[0].games = 20;
+    bots[1].rating = 3000;                           /* out of the window */
+    int wide = drawn(bots, 3, &p, 2000);            /* expected 2000 * 0.05 */
+    assert_true(wide > 50 && wide < 160);
+    p.wide = 0;
+    assert_int_equal(drawn(bots, 3, &p, 2000), 0);
 }
 
 int main(void)
@@ -235,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_four_seats),
         cmocka_unit_test(test_no_room),
+        cmocka_unit_test(test_rating_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

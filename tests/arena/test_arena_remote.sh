@@ -280,9 +280,13 @@ test_curve() {
   [ "$(grep -c refused "$T/unlisted.log")" -eq 1 ] || fail "a refusal was told more than once"
   # Bad key files and flags: one line, non-zero.
   echo "not a key" >"$T/bad"
+  cat "$T/arena" "$T/listed" >"$T/two"                        # two secret keys in one file
+  sed 's/$/ listed/' "$T/listed.pub" >"$T/trailing"           # a key with a word after it
   local out rc
   for args in "--curve-key $T/bad --curve-workers $T/workers" "--curve-key $T/arena" \
-              "--curve-key $T/arena --curve-workers $T/bad"; do
+              "--curve-key $T/arena --curve-workers $T/bad" \
+              "--curve-key $T/two --curve-workers $T/workers" \
+              "--curve-key $T/arena --curve-workers $T/trailing"; do
     rc=0
     # shellcheck disable=SC2086
     out=$(ar tournament --concurrency 0 --listen "tcp://127.0.0.1:*" $args 2>&1) || rc=$?

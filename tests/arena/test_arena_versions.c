@@ -3,7 +3,8 @@
  * keeps in the database: its row, its matches (each stored once), each
  * bot's forfeits in a row, and the rating history of its fits; the
  * fit's totals kept as matches are stored (arena_ladder_fit.h) against
- * the standings' fit over the same matches.
+ * the standings' fit over the same matches; the version a new one's SPRT
+ * gate plays, along a chain of versions with every status.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "arena_ladder_fit.h"
+#include "arena_ladder_gate.h"
 #include "arena_report.h"
 #include "db_test.h"
 
@@ -316,6 +318,80 @@ static void test_ladder_fit(void **state)
     arena_db_close(db);
 }
 
+/* A chain of versions of "x" (1, 2, ... in order), each left with its
+ * status: "active", "disabled" (by hand), "failed" (disabled by the
+ * ladder's gate, as arena_ladder.c does), "retired"; the newest is the
+ * new one, active. Returns the version whose gate the newest plays
+ * (1-based; 0: none), read back from the database's own bot list. A
+ * bystander bot "y" with an active version is registered between them. */
+static int gate_plays(const char *const *status, int n)
+{
+    static int round;
+    char name[32];
+    snprintf(name, sizeof name, "gate%d", ++round);
+    arena_db *db = open_new(name);
+    int64_t id[8];
+    assert_true(n + 1 <= 8);
+    for (int v = 0; v <= n; v++) {
+        char version[8];
+        snprintf(version, sizeof version, "%d", v + 1);
+        id[v] = add_version(db, "x", version);
+        assert_true(id[v] > 0);
+        if (v == 0)
+            assert_true(add_version(db, "y", "1") > 0);
+    }
+    for (int v = 0; v < n; v++) {
+        char ref[32];
+        snprintf(ref, sizeof ref, "x@%d", v + 1);
+        if (!strcmp(status[v], "failed"))
+            assert_int_equal(arena_db_bot_disable_id(db, id[v], "failed its SPRT gate against "
+                                                     "x@0: LLR -3.00", err, sizeof err), 0);
+        else if (strcmp(status[v], "active"))
+            assert_int_equal(arena_db_bot_set_status(db, ref, status[v], "", err, sizeof err), 0);
+    }
+    arena_bot *list;
+    int count = arena_db_bot_list(db, &list), newest = -1;
+    assert_int_equal(count, n + 2);
+    for (int i = 0; i < count; i++)
+        if (list[i].id == id[n])
+            newest = i;
+    assert_true(newest >= 0);
+    int64_t opponent = arena_gate_opponent(list, count, newest);
+    free(list);
+    arena_db_close(db);
+    for (int v = 0; v < n; v++)
+        if (opponent == id[v])
+            return v + 1;
+    assert_int_equal(opponent, 0);            /* nothing else: never the bystander */
+    return 0;
+}
+
+/* The gate plays the version the ladder plays: the newest older one still
+ * active; a disabled, failed or retired one between is skipped. */
+static void test_gate_opponent(void **state)
+{
+    (void)state;
+    const char *both[] = { "active", "active" };
+    assert_int_equal(gate_plays(both, 2), 2);                    /* the newest, not the first */
+    const char *disabled[] = { "active", "disabled" };
+    assert_int_equal(gate_plays(disabled, 2), 1);
+    const char *failed[] = { "active", "failed" };
+    assert_int_equal(gate_plays(failed, 2), 1);
+    const char *retired[] = { "active", "retired" };
+    assert_int_equal(gate_plays(retired, 2), 1);
+    const char *first_retired[] = { "retired", "active" };
+    assert_int_equal(gate_plays(first_retired, 2), 2);
+    const char *first_disabled[] = { "disabled", "active" };
+    assert_int_equal(gate_plays(first_disabled, 2), 2);
+    const char *long_chain[] = { "active", "retired", "failed", "disabled" };
+    assert_int_equal(gate_plays(long_chain, 4), 1);               /* three skipped */
+    const char *middle[] = { "retired", "active", "disabled", "active", "failed" };
+    assert_int_equal(gate_plays(middle, 5), 4);
+    const char *none[] = { "retired", "disabled", "failed" };
+    assert_int_equal(gate_plays(none, 3), 0);                     /* ungated */
+    assert_int_equal(gate_plays(NULL, 0), 0);                     /* a first version */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_ladder_rows),
         cmocka_unit_test(test_ladder_fit),
+        cmocka_unit_test(test_gate_opponent),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }

@@ -34,6 +34,7 @@ static void pack_job(msgpack_sbuffer *sb, const job_spec *js)
     snprintf(job.cmd[0], sizeof job.cmd[0], "bots/a");
     snprintf(job.cmd[1], sizeof job.cmd[1], "bots/b --x");
     snprintf(job.cwd[0], sizeof job.cwd[0], "/srv/a");
+    snprintf(job.env[1], sizeof job.env[1], "BOT_LEVEL=3\nBOT_NAME=b");
     job.move_ms = 120, job.bank_ms = 3300, job.handshake_ms = 4500;
     job.strikes = 3;
     job.memory_mb = js->memory_mb;
@@ -75,6 +76,10 @@ static void test_every_field(void **state)
     assert_string_equal(c->bot_cmd[1], "bots/b --x");
     assert_string_equal(c->bot_cwd[0], "/srv/a");
     assert_null(c->bot_cwd[1]);                 /* "": the referee's own */
+    assert_null(c->bot_env[0][0]);              /* none registered */
+    assert_string_equal(c->bot_env[1][0], "BOT_LEVEL=3");
+    assert_string_equal(c->bot_env[1][1], "BOT_NAME=b");
+    assert_null(c->bot_env[1][2]);
     assert_int_equal(c->move_ms, 120);
     assert_int_equal(c->bank_ms, 3300);
     assert_int_equal(c->handshake_ms, 4500);

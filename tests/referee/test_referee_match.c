@@ -10,6 +10,7 @@
  * The handshake (test_referee_handshake.c) and the time bank under a
  * controlled clock (test_referee_clock.c) have their own files.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,6 +289,66 @@ static void test_record_roundtrip_and_tamper(void **state)
 }
 
 /* ---- forfeits ----------------------------------------------------------- */
+
+/* A three-way tie scores 1/3 each, written "0.333333" (six digits):
+ * read back, the record still verifies. Goofspiel, 3 seats, every seat
+ * bidding the same card each round (its lowest): each prize is split. */
+static void test_record_three_way_tie(void **state)
+{
+    (void)state;
+    const game_api *g = game_find("goofspiel"), *back_game = NULL;
+    assert_non_null(g);
+    char err[256] = "";
+    game_options *o = game_options_new(g);
+    assert_int_equal(game_options_parse(o, "players=3 cards=5", err, sizeof err), 0);
+    void *s = calloc(1, g->state_size);
+    assert_null(g->init(s, o, 7));
+    ref_record rec;
+    ref_record_init(&rec);
+    snprintf(rec.game, sizeof rec.game, "%s", g->name);
+    game_options_format(o, rec.options, sizeof rec.options);
+    rec.seed = 7;
+    rec.seats = 3;
+    for (int i = 0; i < 3; i++)
+        snprintf(rec.name[i], sizeof rec.name[i], "bot%d", i);
+    game_action legal[GAME_MAX_ACTIONS];
+    while (g->to_move(s) >= 0) {
+        assert_true(g->legal(s, legal) > 0);
+        ref_decision d = { .action = legal[0], .micros = 1000, .cpu_us = REF_UNMEASURED,
+                           .wait_us = REF_UNMEASURED, .seat = (uint8_t)g->to_move(s),
+                           .log_end = REF_LOG_UNMARKED };
+        assert_int_equal(ref_record_add(&rec, &d), 0);
+        g->apply(s, legal[0]);
+    }
+    assert_int_equal(g->result(s, rec.score, rec.reason, sizeof rec.reason, rec.detail,
+                               sizeof rec.detail), 1);
+    assert_true(rec.score[0] == 1.0 / 3 && rec.score[1] == 1.0 / 3 && rec.score[2] == 1.0 / 3);
+    rec.culprit = -1;
+    rec.hash = g->hash(s);
+    assert_int_equal(ref_record_verify(&rec, g, err, sizeof err), 0);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(ref_record_write(&rec, g, f), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(text, "result 0.333333 0.333333 0.333333\n"));
+    ref_record back;
+    f = fmemopen(text, len, "r");
+    assert_int_equal(ref_record_read(&back, &back_game, f, err, sizeof err), 0);
+    fclose(f);
+    assert_ptr_equal(back_game, g);
+    if (ref_record_verify(&back, g, err, sizeof err) != 0)
+        fail_msg("a three-way tie read back does not verify: %s", err);
+    /* Six digits are all it is read to: a score off by more still fails. */
+    back.score[2] = 0.33334;
+    assert_int_equal(ref_record_verify(&back, g, err, sizeof err), -1);
+    ref_record_free(&back);
+    ref_record_free(&rec);
+    free(text);
+    free(s);
+    game_options_free(o);
+}
 
 static void test_crash(void **state)
 {
@@ -604,6 +665,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_flood_log_capped),
         cmocka_unit_test(test_slow_within_move_limit),
         cmocka_unit_test(test_record_roundtrip_and_tamper),
+        cmocka_unit_test(test_record_three_way_tie),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_crash_seat0_first_decision),
         cmocka_unit_test(test_missing_program),

@@ -77,19 +77,7 @@ open(sys.argv[2], "w").write(db.execute("SELECT record FROM matches WHERE id = 1
 PY
 "$REFEREE" show "$ROOT/record.txt" > "$ROOT/show.txt"
 
-# serve DB OUT: the server on DB, its output in OUT; sets SERVER and URL.
-# WEB_SERVER_WRAPPER: a command to run the server under (scripts/valgrind.sh).
-serve() {
-  ${WEB_SERVER_WRAPPER:-} "$ARENA" --db "$1" serve --listen 127.0.0.1:0 > "$2" 2>&1 &
-  SERVER=$!
-  for _ in $(seq 300); do
-    grep -q 'http://' "$2" && break
-    kill -0 "$SERVER" || { cat "$2"; exit 1; }
-    sleep 0.1
-  done
-  URL=$(grep -o 'http://[0-9.:]*' "$2")
-  [ -n "$URL" ] || { echo "serve did not start"; cat "$2"; exit 1; }
-}
+. "$HERE/serve.sh"
 serve "$ROOT/arena.db" "$ROOT/serve.out"
 
 if [ "$WHICH" != browser ]; then
