@@ -570,15 +570,14 @@ static int cmd_report(int argc, char **argv, const char *what)
     if (is_standings && tid && format == ARENA_TABLE &&          /* Swiss, knockout: theirs */
         (event = arena_event_results(db, tid, stdout, err, sizeof err)) > 0)
         printf("\nElo over its matches:\n");
-    if (event < 0)
+    if (event < 0 ||
+        (!strcmp(what, "crosstable") &&
+         arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0) ||
+        (!strcmp(what, "standings") &&
+         arena_standings(db, &f, format, stdout, err, sizeof err) < 0))
         rc = ac_fail("%s", err);
     else if (!strcmp(what, "matches"))
         rc = print_matches(db, tid, format, stdout);
-    else if ((!strcmp(what, "crosstable") &&
-              arena_crosstable(db, &f, format, stdout, err, sizeof err) < 0) ||
-             (!strcmp(what, "standings") &&
-              arena_standings(db, &f, format, stdout, err, sizeof err) < 0))
-        rc = ac_fail("%s", err);
     arena_db_close(db);
     return rc;
 }

@@ -573,6 +573,8 @@ int adb_match_next(sqlite3_stmt *st, int *rc, arena_match *m)
     int n;
     assert(*rc == SQLITE_ROW);
     if (read_match(st, m) != 0 || read_seats(st, &FULL_COLS, rc, m, &n) != 0) {
+        free(m->record);                  /* a damaged match keeps nothing */
+        m->record = NULL;
         *rc = SQLITE_CORRUPT;
         return -1;
     }
@@ -590,7 +592,8 @@ int arena_db_match_each(arena_db *db, const arena_match_filter *f, arena_match_f
     while (rc == SQLITE_ROW && !stop)
         if (adb_match_next(st, &rc, &m) == 0)
             stop = fn(&m, ctx);
-    adb_done(st);
+    /* M_LIST selects no record (NULL): no match read here holds memory. */
+    adb_done(st);    // NOLINT(clang-analyzer-unix.Malloc): m.record is always NULL here
     return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
 }
 

@@ -105,5 +105,6 @@ int arena_event_results(arena_db *db, int64_t tid, FILE *out, char *err, size_t 
         print_swiss(&v, out);
     else
         print_knockout(&v, out);
+    v.spec = NULL;                         /* spec is this call's: nothing keeps it */
     return 1;
 }

@@ -25,6 +25,7 @@ struct web_readers {
 web_readers *web_readers_new(const char *db_path, int max)
 {
     web_readers *p = calloc(1, sizeof *p);
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers, sized as one
     if (!p || max < 1 || !(p->free = calloc((size_t)max, sizeof *p->free))) {
         free(p);
         return NULL;

@@ -330,7 +330,7 @@ static int gate_plays(const char *const *status, int n)
     char name[32];
     snprintf(name, sizeof name, "gate%d", ++round);
     arena_db *db = open_new(name);
-    int64_t id[8];
+    int64_t id[8] = { 0 };
     assert_true(n + 1 <= 8);
     for (int v = 0; v <= n; v++) {
         char version[8];

@@ -116,8 +116,11 @@ static int expect(const char *path, const char *seat_text)
         return fail(seat_text, "not a seat of the record");
     void *state = start(&r, g, &options);
     void *later = calloc(1, g->state_size);
-    if (!state || !later || !g->write_json)
+    if (!state || !later || !g->write_json) {
+        free(state);
+        free(later);
         return fail(path, "no state or no JSON view");
+    }
     jw w;
     jw_init(&w);
     jw_obj(&w);
