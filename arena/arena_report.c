@@ -219,7 +219,8 @@ static int rate_rows(arena_db *db, tally *t, char *err, size_t size)
         snprintf(err, size, "the rating fit failed (code %d)", fit);
         return -1;
     }
-    qsort(t->rows, (size_t)n, sizeof *t->rows, by_bt);
+    if (n > 1)                 /* no rows (no match of the kind): t->rows is NULL */
+        qsort(t->rows, (size_t)n, sizeof *t->rows, by_bt);
     for (int i = 0; i + 1 < n; i++)
         t->rows[i].los = rt_los(t->rows[i].bt, t->rows[i].ci / RT_Z95, t->rows[i + 1].bt,
                                 t->rows[i + 1].ci / RT_Z95);
