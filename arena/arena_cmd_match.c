@@ -37,11 +37,7 @@ static int load_match(arena_db *db, const char *arg, arena_match *m, ref_record 
         arena_match_free(m);
         return rc;
     }
-    FILE *f = fmemopen(m->record, strlen(m->record), "r");
-    int rc = f ? ref_record_read(rec, g, f, err, sizeof err) : -1;
-    if (f)
-        fclose(f);
-    if (rc < 0) {
+    if (ref_record_parse(rec, g, m->record, err, sizeof err) < 0) {
         arena_match_free(m);
         return ac_fail("match %" PRId64 ": the stored record is unreadable: %s", id, err);
     }

@@ -103,17 +103,10 @@ int arena_match_from_result(const arena_job_result *res, const arena_spec *spec,
                             const arena_seating *g, arena_match *m, char *err, size_t size)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fmemopen(res->record, strlen(res->record), "r");
-    if (!f) {
-        snprintf(err, size, "cannot read a match record");
-        return -1;
-    }
     ref_record rec;
     const game_api *game;
     char why[256];
-    int rc = ref_record_read(&rec, &game, f, why, sizeof why);
-    fclose(f);
-    if (rc < 0) {
+    if (ref_record_parse(&rec, &game, res->record, why, sizeof why) < 0) {
         snprintf(err, size, "a worker sent a bad record: %s", why);
         return -1;
     }

@@ -192,6 +192,21 @@ static int parse_field(ref_record *r, const game_api **g, const char *key, char 
     return bad;
 }
 
+int ref_record_parse(ref_record *r, const game_api **g, const char *text, char *err,
+                     size_t size)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    if (!f) {
+        ref_record_init(r);
+        *g = NULL;
+        snprintf(err, size, "cannot read the record (out of memory)");
+        return -1;
+    }
+    int rc = ref_record_read(r, g, f, err, size);
+    fclose(f);
+    return rc;
+}
+
 int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size)
 {
     char line[1024];

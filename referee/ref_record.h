@@ -84,6 +84,9 @@ int  ref_record_add(ref_record *r, const ref_decision *d);
 int  ref_record_write(const ref_record *r, const game_api *g, FILE *f);
 /* Returns 0, or -1 with a one-line reason naming the line at fault. */
 int  ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_t size);
+/* The same from a record's text (as the database and the worker link hold it). */
+int  ref_record_parse(ref_record *r, const game_api **g, const char *text, char *err,
+                      size_t size);
 
 /* Re-simulates the record: every action legal in turn, the end as
  * recorded, the final hash equal. 0, or -1 with the first mismatch. */
