@@ -111,7 +111,7 @@ void turn_start_clocks(match *m)
         if (s->pondered)
             turn_hold(m, i, 1);
     }
-    char ceiling[40] = "";
+    char ceiling[24] = "";      /* " ceiling=" and a %g: at most 22 */
     if (m->mode == REF_CLOCK_CPU)
         snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
     snprintf(m->rec->clock, sizeof m->rec->clock, "%s%s between=%s%s",
