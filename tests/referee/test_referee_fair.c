@@ -260,7 +260,11 @@ static void test_no_free_pondering(void **state)
     print_message("--ponder: %.0f ms outside its turns, opponent thought %.0f ms\n", outside,
                   opponent);
     assert_non_null(strstr(clock, "between=ponder"));
-    assert_true(outside > opponent / 2);
+    /* Left running, it thinks while its opponent does: a third of that at
+     * least, even when a busy machine gives the two of them one core
+     * between them (149-493 ms beside 325 seen then); frozen, under a
+     * tenth (17-37 ms). */
+    assert_true(outside > opponent / 3);
 }
 
 int main(int argc, char **argv)
