@@ -1,5 +1,5 @@
 /*
- * test_arena_db.c - the arena's SQLite store (arena/arena_db.h) on real
+ * test_arena_db.c - the arena's SQLite store (db/arena_db.h) on real
  * files in a private temporary directory.
  *
  * Covers opening and migrating, refusing foreign and newer files, bots,

@@ -51,8 +51,12 @@ int ac_replay(int argc, char **argv);
 int ac_rerun(int argc, char **argv);
 int ac_export(int argc, char **argv);
 
+/* CLI_CALL's function for a tournament's --format (round-robin, gauntlet,
+ * ...): ctx is the int that takes the arena_format. */
+int ac_set_tournament_format(void *ctx, const char *flag, const char *value, char *err,
+                             size_t size);
 /* The flags every run of matches shares (game and options, time control,
- * workers, logs: arena.c), after the command's `own` flags, parsed into
+ * workers, logs), after the command's `own` flags, parsed into
  * spec and run; BOTS... into names. A spec with format -1 takes its format
  * from its game (2 v 2 or one against one). 0, 1 after --help (head, the
  * flags, tail), 2 after a reported error. */
@@ -60,13 +64,13 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
                   const char *tail, arena_spec *spec, arena_run *run, char *referee,
                   size_t referee_size, const char **names, int *nnames, int max_names);
 /* The default --concurrency (-1) for the spec's seats, or a check of the
- * one given (arena.c). 0, or -1 after a message. */
+ * one given. 0, or -1 after a message. */
 int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run);
 /* The workers run asks for can be had (--concurrency 0 needs --listen;
  * the CURVE keys go together): 0, or -1 after the error line. */
 int ac_run_check(const arena_run *run);
 /* Every bot of spec still registered, its command runnable where it
- * runs: 0, or -1 after the error line (arena.c). */
+ * runs: 0, or -1 after the error line. */
 int ac_bots_ready(arena_db *db, const arena_spec *spec);
 /* arena sprt A B [--play] (arena_cmd_sprt.c) */
 int ac_sprt(int argc, char **argv);
