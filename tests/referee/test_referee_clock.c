@@ -144,7 +144,7 @@ static void test_a_timeout_empties_the_bank(void **state)
  * (asleep, as far as the referee can tell) is charged those 150 ms less
  * what its threads and the referee's truly waited for a CPU meanwhile
  * (real time, a little: under 25 ms a decision even on a busy machine):
- * each decision takes 25 to 50 ms from its bank, never more than the
+ * most decisions take 25 to 50 ms from the bank, none more than the
  * clock moved, and once the bank is gone a decision is late. */
 static void test_cpu_clock_charges_sleep(void **state)
 {
@@ -160,12 +160,20 @@ static void test_cpu_clock_charges_sleep(void **state)
     int n = banks_seen(r, bank, 64);
     assert_int_equal(n, own + 1);
     assert_true(own >= 20 && own <= 40);
+    /* A decision may pay less on a machine so loaded that the referee's
+     * own threads wait long for a CPU (a fresh root's CI beside other
+     * builds: 4 ms once, its 46 others waited); most must pay for
+     * their sleep, and none more than the clock moved. */
+    int light = 0;
     for (int k = 1; k < n; k++) {
         int64_t paid = bank[k - 1] - bank[k];
-        if (bank[k] < 1000 - 50 * k || (bank[k] > 0 && (paid < 24 || paid > 51)))
+        if (bank[k] < 1000 - 50 * k || (bank[k] > 0 && (paid < 0 || paid > 51)))
             fail_msg("request %d announced a bank of %lld ms after %lld", k,
                      (long long)bank[k], (long long)bank[k - 1]);
+        light += bank[k] > 0 && paid < 24;
     }
+    if (light * 4 > n)
+        fail_msg("%d of %d decisions paid under 24 ms of their 50 ms of sleep", light, n);
     run_free(r);
 }
 
