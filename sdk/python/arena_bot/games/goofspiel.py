@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..decode import _int, _map, _str
-from .any_game import decision, observation  # noqa: F401 - the plain dict, as any game's
+from . import any_game
 from .base import GameAction
 
 
@@ -22,3 +22,8 @@ class Action(GameAction):
     def from_map(cls, m, index: int = -1) -> Action:
         m = _map(m)
         return cls(_str(m, "text", ""), _int(m, "card"), index, m)
+
+
+# The observation is the plain dict sent, as any game's.
+observation = any_game.observation
+decision = any_game.decision
