@@ -120,7 +120,7 @@ class Update:
     id: int
     seat: int
     decision: str
-    action: GameAction    # what others may see of it: a face-down coin as "?"
+    action: GameAction    # as this seat may see it: what the game hides, hidden
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
