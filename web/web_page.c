@@ -1,12 +1,13 @@
 /*
  * web_page.c - one stored match as a self-contained page (web_page.h).
  *
- * The page is the replay viewer's own (match.js with app.js and the games'
- * board views, as `arena serve` sends them, from web_assets.c): its data
- * come from web_api_match, the route's own handler, once per view, and a
- * few lines between app.js and match.js answer the viewer's API calls
- * from them. Text inside <script> and <style> cannot hold "</": JSON
- * writes '<' as \u003c, scripts and style have "</" broken as "<\/".
+ * The page is the replay viewer's own (match.js with app.js and the board
+ * view of the match's game, as `arena serve` sends them, from
+ * web_assets.c): its data come from web_api_match, the route's own
+ * handler, once per view, and a few lines between app.js and match.js
+ * answer the viewer's API calls from them. Text inside <script> and
+ * <style> cannot hold "</": JSON writes '<' as \u003c, scripts and style
+ * have "</" broken as "<\/".
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,11 +18,13 @@
 #include "web_internal.h"
 #include "web_page.h"
 
-/* Answers Arena.api and Arena.param from the embedded views; the viewer
- * notes its view in the address, which a file: page may refuse. */
+/* Answers Arena.api and Arena.param from the embedded views, and tells
+ * the viewer its game's board view is in the page already (it loads none);
+ * the viewer notes its view in the address, which a file: page may refuse. */
 static const char shim[] =
     "(() => {\n"
     "  const views = ARENA_MATCH, id = String(views.full.id);\n"
+    "  Arena.bundled = true;\n"
     "  Arena.param = name => name === 'id' ? id : new URLSearchParams(location.search).get(name);\n"
     "  Arena.api = async path => {\n"
     "    const view = new URL(path, 'file:///').searchParams.get('view') || 'full';\n"
@@ -31,11 +34,6 @@ static const char shim[] =
     "  const replace = history.replaceState.bind(history);\n"
     "  history.replaceState = (...a) => { try { replace(...a); } catch (e) { /* file: */ } };\n"
     "})();\n";
-
-static const char *const scripts[] = {
-    "/static/app.js", NULL /* the shim */, "/static/games/warchest.js",
-    "/static/games/goofspiel.js", "/static/match.js",
-};
 
 /* Text into a <script> or <style> element: every "</" as "<\/". */
 static void put_raw(FILE *out, const unsigned char *s, size_t n)
@@ -100,6 +98,9 @@ int web_match_page(arena_db *db, int64_t id, FILE *out, char *err, size_t size)
         return -1;
     }
     int seats = m.seats;
+    /* The board view of the match's game, if it has one (else: text). */
+    char board[sizeof m.game + 32];
+    snprintf(board, sizeof board, "/static/games/%s.js", m.game);
     arena_match_free(&m);
     const web_asset *style = web_asset_find("/static/style.css");
     if (!style) {
@@ -123,8 +124,12 @@ int web_match_page(arena_db *db, int64_t id, FILE *out, char *err, size_t size)
             return -1;
     }
     fputs("};\n</script>\n", out);
+    const char *const scripts[] = { "/static/app.js", NULL /* the shim */, board,
+                                    "/static/match.js" };
     for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
         const web_asset *a = scripts[i] ? web_asset_find(scripts[i]) : NULL;
+        if (scripts[i] == board && !a)
+            continue;
         if (scripts[i] && !a) {
             snprintf(err, size, "this build has no %s", scripts[i]);
             return -1;

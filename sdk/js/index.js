@@ -5,9 +5,13 @@
 //
 // This file only gathers the public API, which mirrors the Python SDK's
 // (sdk/python/arena_bot) in camelCase. lib/run.js speaks the protocol
-// (../PROTOCOL.md), lib/messages.js and lib/observation.js decode it,
-// lib/hex.js knows the board, lib/wire.js frames msgpack, lib/seed.js reads
-// the seed the referee chose for this seat's random choices.
+// (../PROTOCOL.md), lib/messages.js decodes its messages for any game;
+// lib/games/ holds a module per game that decodes its observation and
+// actions, chosen by the welcome's game (lib/games/index.js, the registry):
+// War Chest's (lib/games/warchest.js) with lib/observation.js and
+// lib/hex.js, the board; Goofspiel's. lib/wire.js frames msgpack,
+// lib/seed.js reads the seed the referee chose for this seat's random
+// choices.
 export { run, PROTOCOL } from "./lib/run.js";
 export { Request, Action, Welcome, Update, Result, InvalidChoice, ProtocolError }
   from "./lib/messages.js";

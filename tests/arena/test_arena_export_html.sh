@@ -29,7 +29,11 @@ grep -qx "wrote match 1 to $tmp/m1.html: open it in a browser" "$tmp/out" || fai
 # Nothing the page loads: no src= or href= to anything, no url() in its style.
 ! grep -Eq '<(script|link|img)[^>]* (src|href)=|url\(' "$tmp/m1.html" ||
   fail "the page loads something: $(grep -Eo '(src|href)=[^ >]*|url\([^)]*' "$tmp/m1.html" | head -3)"
-[ "$(grep -c '</script>' "$tmp/m1.html")" = 6 ] || fail "a </script> inside the page's data"
+# Five scripts: the data, app.js, the shim, War Chest's board (no other
+# game's), match.js.
+[ "$(grep -c '</script>' "$tmp/m1.html")" = 5 ] || fail "a </script> inside the page's data"
+grep -q '^ArenaBoards.warchest = ' "$tmp/m1.html" && ! grep -q '^ArenaBoards.goofspiel = ' "$tmp/m1.html" ||
+  fail "the page holds another game's board, or not its own"
 decisions=$(A matches --format csv | awk -F, '$1 == 1 { print $8 }')
 node "$here/test_arena_export_html.mjs" "$tmp/m1.html" "$decisions" "$line" "$modules" ||
   fail "the page in a browser"

@@ -1,9 +1,10 @@
 // test_web_browser.mjs - the pages in a real browser (Debian's chromium,
 // driven by playwright-core): the leaderboard lists the tournament's bots,
 // a bot page draws its plot, the replay viewer steps with the keyboard and
-// draws what `referee show` prints at three decisions, the seat view hides
-// the other seat's hand, and a hostile bot name is shown as text. Saves a
-// screenshot of every page into SHOTS.
+// draws what `referee show` prints at three decisions, a War Chest and a
+// Goofspiel match each draw their own board (their game's script loaded,
+// no other's), the seat view hides the other seat's hand, and a hostile
+// bot name is shown as text. Saves a screenshot of every page into SHOTS.
 //   node test_web_browser.mjs BASE_URL SHOW_TXT SHOTS_DIR NODE_MODULES
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -37,6 +38,12 @@ function boardsFromShow(text) {
     boards.push(cells);
   }
   return boards;
+}
+// The board modules a match page holds, and the board scripts it loaded:
+// those of the match's game only (match.js loads it; no page lists one).
+function boardsLoaded(page) {
+  return page.evaluate(() => [Object.keys(window.ArenaBoards).sort(),
+    [...document.scripts].map(s => s.getAttribute('src')).filter(s => s && s.startsWith('/static/games/'))]);
 }
 async function boardFromPage(page) {
   return page.$$eval('#wc-board g.hex', gs => gs.map(g => ({ hex: g.dataset.hex, unit: g.dataset.unit,
@@ -190,6 +197,7 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
   const boards = boardsFromShow(fs.readFileSync(showFile, 'utf8'));
   await page.goto(base + '/match?id=1');
   await page.waitForSelector('#wc-board');
+  assert.deepEqual(await boardsLoaded(page), [['text', 'warchest'], ['/static/games/warchest.js']]);
   const last = boards.length - 1;
   // the match's clock, and each decision's wall time, with CPU and wait
   // where the platform measured them (the CPU clock needs them)
@@ -254,6 +262,8 @@ await test('the replay steps with the keyboard and matches `referee show`', asyn
 await test('a second game draws its own table, in full and a seat\'s view', async () => {
   await page.goto(base + '/match?id=7');
   await page.waitForSelector('#gs-table');
+  assert.deepEqual(await boardsLoaded(page), [['goofspiel', 'text'], ['/static/games/goofspiel.js']]);
+  assert.equal(await page.locator('#wc-board').count(), 0);
   await page.keyboard.press('End');
   const points = await page.$$eval('#gs-table [data-points]', t => t.map(x => x.dataset.points));
   const detail = await page.textContent('p.status-line');

@@ -259,9 +259,13 @@ await test('live: rates, running tournaments, recent matches', async () => {
 });
 await test('pages and assets: served with a strict CSP', async () => {
   for (const p of ['/', '/bot?name=greedy', '/matches', '/match?id=1', '/live', '/static/app.js',
-    '/static/uPlot.min.js', '/static/games/warchest.js', '/static/style.css']) {
+    '/static/uPlot.min.js', '/static/games/warchest.js', '/static/games/goofspiel.js',
+    '/static/style.css']) {
     const r = await get(p);
     assert.equal(r.status, 200, p);
+    // each game's board script, from games/NAME/web/NAME.js
+    if (p.startsWith('/static/games/'))
+      assert.match(r.text, new RegExp(`^ArenaBoards\\.${p.slice(14, -3)} = `, 'm'), p);
     const csp = r.headers.get('content-security-policy');
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'self'/);

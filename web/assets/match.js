@@ -1,7 +1,9 @@
 /*
  * match.js - a match and its replay viewer (/match?id=ID), shared by every
  * game: the game's own board module (ArenaBoards[game], from
- * /static/games/GAME.js) draws one state; this page steps through them.
+ * /static/games/GAME.js, which the build takes from games/GAME/web/GAME.js
+ * and this page loads for that game's matches only) draws one state; this
+ * page steps through them.
  *
  * Keys: → / l next, ← / h back, Home / End first and last, Space play or
  * pause, 0-9 a seat's view, f the full view. Clicking a decision jumps to
@@ -19,9 +21,20 @@
   const main = document.getElementById('main');
   const id = param('id');
   let match = null, step = 0, timer = null, view = param('view') || 'full';
+  let board = null;
 
   async function load() {
     match = await api(`/api/matches/${encodeURIComponent(id)}?view=${encodeURIComponent(view)}`);
+  }
+
+  // The board module of the match's game: its script loaded once, here, so
+  // the page holds no other game's; a game without one (or a page that
+  // holds its scripts already, an exported match) draws it as text.
+  async function boardOf(game) {
+    if (!ArenaBoards[game] && !Arena.bundled && /^[a-z][a-z0-9_]*$/.test(game))
+      await new Promise(done => document.head.append(
+        el('script', { src: `/static/games/${game}.js`, onload: done, onerror: done })));
+    return ArenaBoards[game] || ArenaBoards.text;
   }
 
   function seatName(i) { const s = match.seats[i]; return s ? s.bot : `seat ${i}`; }
@@ -87,7 +100,6 @@
   function shown(d) { return d.revealed && step >= d.revealed.step ? d.revealed.action : d.action; }
 
   function draw() {
-    const board = ArenaBoards[match.game] || ArenaBoards.text;
     const state = match.states[step];
     board.draw(document.getElementById('board'), document.getElementById('zones'), state, match);
     document.getElementById('counter').textContent = `${step} / ${match.states.length - 1}`;
@@ -144,6 +156,7 @@
   try {
     if (!id) throw new Error('no match named in the address (/match?id=ID)');
     await load();
+    board = await boardOf(match.game);
     const s = Number(param('step'));
     if (s > 0) step = Math.min(s, match.states.length - 1);
     layout();

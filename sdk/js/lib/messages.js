@@ -5,7 +5,7 @@
 // InvalidChoice otherwise, before anything is sent: a readable Error beats an
 // `illegal_action` forfeit dug out of the referee's record.
 import { ProtocolError, need, map, int, str, arr, time, keepRaw } from "./decode.js";
-import { Observation } from "./observation.js";
+import { gameModule } from "./games/index.js";
 
 export { ProtocolError };
 
@@ -17,24 +17,14 @@ export class InvalidChoice extends Error {
   }
 }
 
-/** War Chest is the default game: also that of a welcome that names none. */
-const isWarChest = (game) => game === undefined || game === null || game === "" ||
-  game === "warchest";
-
 /** One action: notation `text` and its parts; `index` is its place in the request.
- * War Chest's parts are decoded (kind, coin, unit, at, from, to, target); any
- * other game's action map is kept as it came, in `fields`. */
+ * The parts are the module's of `game`, the welcome's (games/index.js); a game
+ * without one keeps its action map as it came, in `fields`. */
 export class Action {
   constructor(m, index = -1, where = "action", game = undefined) {
     map(m, where);
     this.text = str(m, "text", where);
-    if (isWarChest(game)) {
-      this.kind = str(m, "kind", where);
-      // coin is "?" in another seat's face-down play; parts that do not apply are null.
-      for (const k of ["coin", "unit", "at", "from", "to", "target"]) this[k] = str(m, k, where, true);
-    } else {
-      this.fields = m;
-    }
+    gameModule(game).actionParts(this, m, where);
     this.index = index;               // -1 in an update
   }
 
@@ -44,15 +34,14 @@ export class Action {
 }
 
 export class Request {
-  /** `game` is the welcome's: War Chest's observation becomes an Observation,
-   * any other game's stays the plain object it came as. */
+  /** `game` is the welcome's: its module decodes the observation; a game
+   * without one keeps the plain object it came as. */
   constructor(m, where = "request", game = undefined) {
     map(m, where);
     this.id = int(m, "id", where);
     this.decision = str(m, "decision", where);
     this.time = time(m, where);
-    this.observation = isWarChest(game) ? new Observation(m.observation, `${where}.observation`)
-                                        : map(m.observation, `${where}.observation`);
+    this.observation = gameModule(game).observation(m.observation, `${where}.observation`);
     const actions = arr(m, "actions", where);
     need(actions.length > 0, `${where}.actions`, "at least one action");
     this.actions = actions.map((a, i) => new Action(a, i, `${where}.actions[${i}]`, game));

@@ -1,10 +1,11 @@
 // run.test.js - run() against a fake referee: a real ZeroMQ ROUTER in this
-// process playing hello -> welcome -> update -> request -> action -> end.
+// process playing hello -> welcome -> update -> request -> action -> end;
+// the welcome's game chooses who decodes the rest (lib/games/).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Router } from "zeromq";
 import { encode, decode } from "@msgpack/msgpack";
-import { run } from "../index.js";
+import { run, Observation } from "../index.js";
 import * as fx from "./fixtures.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -121,6 +122,80 @@ test("an illegal choice rejects run() and sends nothing", async () => {
     await ref.send(fx.request());
     await assert.rejects(playing, { name: "InvalidChoice" });
     assert.ok(await ref.silent(100));
+  } finally {
+    ref.close();
+  }
+});
+
+// Goofspiel's messages (PROTOCOL.md section 12): seat 1's hidden bid, then
+// seat 0's request.
+const hiddenBid = { type: "update", id: 1, seat: 1, decision: "bid",
+  action: { text: "bid ?", card: null } };
+const bidRequest = { type: "request", id: 2, decision: "bid", time: { move_ms: 1000, bank_ms: 9000 },
+  observation: { seat: 0, seats: 2, round: 1, rounds: 3, to_move: 0, prize: 2,
+    prizes_left: [1, 3], hand: [1, 2, 3], bid: null, points: [0, 0], history: [] },
+  actions: [1, 2, 3].map((card) => ({ text: `bid ${card}`, card })) };
+
+// One match of `game`: what the bot was given (the update's action, the
+// request) and what it answered (the request's last action).
+async function playGame(game, update, request) {
+  const ref = await referee();
+  const seen = [];
+  const bot = { onUpdate: (u) => seen.push(u.action),
+    decide: (r) => { seen.push(r); return r.actions[r.actions.length - 1]; } };
+  const playing = run(bot, { endpoint: ref.endpoint, token: TOKEN });
+  try {
+    await ref.receive();
+    await ref.send({ ...fx.welcome, game });
+    await ref.send(update);
+    await ref.send(request);
+    // a run() that rejects (a message it could not decode) answers nothing
+    const answer = await Promise.race([ref.receive(),
+      playing.then(() => assert.fail("run() ended without answering"))]);
+    await ref.send(fx.endMarkers);
+    await playing;
+    return [...seen, answer];
+  } finally {
+    ref.close();
+  }
+}
+
+test("the welcome's game chooses the decoding: War Chest's", async () => {
+  for (const game of ["warchest", ""]) {         // a welcome naming none: War Chest
+    const [update, request, answer] = await playGame(game, fx.updatePublic, fx.request());
+    assert.deepEqual({ ...update }, { text: "recruit ? footman", kind: "recruit", coin: "?",
+      unit: "footman", at: null, from: null, to: null, target: null, index: -1 });
+    assert.ok(request.observation instanceof Observation, game);
+    assert.equal(request.observation.myUnits().length, 1);
+    assert.deepEqual(request.actions.map((a) => a.kind), ["deploy", "claim", "recruit", "pass"]);
+    assert.ok(!("fields" in request.actions[0]) && !("card" in request.actions[0]));
+    assert.deepEqual(answer, { type: "action", id: 10, index: 3 });
+  }
+});
+
+test("the welcome's game chooses the decoding: Goofspiel's, and any other game's", async () => {
+  const [update, request, answer] = await playGame("goofspiel", hiddenBid, bidRequest);
+  assert.equal(update.card, null);                // another seat's bid: hidden
+  assert.equal(update.text, "bid ?");
+  assert.deepEqual(request.observation, bidRequest.observation);   // the plain object
+  assert.deepEqual(request.actions.map((a) => a.card), [1, 2, 3]);
+  assert.deepEqual(request.actions[1].fields, { text: "bid 2", card: 2 });
+  assert.ok(!("kind" in request.actions[0]));
+  assert.deepEqual(answer, { type: "action", id: 2, index: 2 });
+  // A game without a module: the maps as they came, no part decoded.
+  const [u, r, a] = await playGame("nosuchgame", hiddenBid, bidRequest);
+  assert.deepEqual({ ...u }, { text: "bid ?", fields: hiddenBid.action, index: -1 });
+  assert.deepEqual(r.observation, bidRequest.observation);
+  assert.deepEqual({ ...r.actions[0] }, { text: "bid 1", fields: { text: "bid 1", card: 1 }, index: 0 });
+  assert.deepEqual(a, { type: "action", id: 2, index: 2 });
+  // War Chest's decoding refuses Goofspiel's request: the choice is the welcome's.
+  const ref = await referee();
+  const playing = run(() => 0, { endpoint: ref.endpoint, token: TOKEN });
+  try {
+    await ref.receive();
+    await ref.send(fx.welcome);
+    await ref.send(bidRequest);
+    await assert.rejects(playing, { name: "ProtocolError" });
   } finally {
     ref.close();
   }

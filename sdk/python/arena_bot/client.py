@@ -118,7 +118,7 @@ def run(bot, name: str = "bot", version: str = "1", endpoint: str | None = None,
                     continue
                 conn.send_action(req.id, req.index_of(decide(req)))
             elif kind == "update" and on_update:
-                on_update(Update.from_map(msg))  # actions keep their "text" in any game
+                on_update(Update.from_map(msg, game))
             elif kind == "welcome":
                 welcome = Welcome.from_map(msg)
                 seat, game = welcome.seat, welcome.game

@@ -1,5 +1,6 @@
-"""Friendly, decoded forms of the referee's messages (PROTOCOL.md s. 4, 6);
-the observation's are in observation.py.
+"""Friendly, decoded forms of the referee's messages (PROTOCOL.md s. 4, 6).
+A request's observation and its actions' parts are the game's to decode:
+its module, chosen by the welcome's `game` (games/).
 
 Every from_map() is lenient: keys it does not know are ignored, and a value
 of the wrong type reads as its default, so a newer referee (or a broken
@@ -9,8 +10,10 @@ refused, since nothing could answer it. The untouched map stays in `raw`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from .observation import Observation, _int, _list, _map, _str
+from .decode import _int, _list, _map, _str
+from .games import GameAction, game_module
 
 
 class ProtocolError(Exception):
@@ -32,57 +35,29 @@ class TimeControl:
         return cls(_int(m, "move_ms", 0), _int(m, "bank_ms", 0))
 
 
-@dataclass(frozen=True)
-class Action:
-    """One action; str() gives its notation. `from_` is the protocol's "from"
-    (a Python keyword). `index` is its place in the request, -1 in an update."""
-    text: str
-    kind: str | None = None
-    coin: str | None = None
-    unit: str | None = None
-    at: str | None = None
-    from_: str | None = None
-    to: str | None = None
-    target: str | None = None
-    index: int = -1
-
-    def __str__(self) -> str:
-        return self.text
-
-    @classmethod
-    def from_map(cls, m, index: int = -1) -> Action:
-        m = _map(m)
-        return cls(_str(m, "text", ""), _str(m, "kind"), _str(m, "coin"), _str(m, "unit"),
-                   _str(m, "at"), _str(m, "from"), _str(m, "to"), _str(m, "target"), index)
-
-
 @dataclass
 class Request:
     id: int
     decision: str
     time: TimeControl
-    observation: Observation | dict
-    actions: list[Action]
+    observation: Any          # as the game's module decodes it
+    actions: list[GameAction]
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_map(cls, m: dict, game: str | None = None) -> Request:
-        """`game` is the welcome's: War Chest's observation (the default game,
-        also when no welcome named one) is decoded into an Observation; any
-        other game's is passed through as the plain dict it came as."""
+        """`game` is the welcome's: its module (games/) decodes the observation
+        and the actions; a game without one keeps the plain dict it came as."""
         rid, acts = _int(m, "id"), _list(m.get("actions"))
         if rid is None or not acts:
             raise ProtocolError("a request without an id or without actions")
-        if game in (None, "", "warchest"):
-            obs = Observation.from_map(m.get("observation"))
-            decision = obs.decision
-        else:
-            obs = _map(m.get("observation"))
-            decision = ""
-        return cls(rid, _str(m, "decision", decision), TimeControl.from_map(m.get("time")),
-                   obs, [Action.from_map(a, i) for i, a in enumerate(acts)], m)
+        module = game_module(game)
+        obs = module.observation(m.get("observation"))
+        return cls(rid, _str(m, "decision", module.decision(obs)),
+                   TimeControl.from_map(m.get("time")), obs,
+                   [module.Action.from_map(a, i) for i, a in enumerate(acts)], m)
 
-    def find(self, text: str) -> Action | None:
+    def find(self, text: str) -> GameAction | None:
         """The action written `text` (surrounding spaces ignored), or None."""
         text = text.strip()
         return next((a for a in self.actions if a.text == text), None)
@@ -91,7 +66,7 @@ class Request:
         """The index to send for a choice: an Action, an int index or notation text.
         Raises InvalidChoice when the choice is none of this request's actions."""
         n = len(self.actions)
-        if isinstance(choice, Action):
+        if isinstance(choice, GameAction):
             if 0 <= choice.index < n and self.actions[choice.index] == choice:
                 return choice.index
             found = self.find(choice.text)    # an equal action built elsewhere
@@ -145,13 +120,14 @@ class Update:
     id: int
     seat: int
     decision: str
-    action: Action        # another seat's face-down coin shows as "?"
+    action: GameAction    # as this seat may see it: what the game hides, hidden
     raw: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_map(cls, m: dict) -> Update:
+    def from_map(cls, m: dict, game: str | None = None) -> Update:
+        """`game` is the welcome's, as for Request.from_map."""
         return cls(_int(m, "id", -1), _int(m, "seat", -1), _str(m, "decision", ""),
-                   Action.from_map(m.get("action")), m)
+                   game_module(game).Action.from_map(m.get("action")), m)
 
 
 @dataclass

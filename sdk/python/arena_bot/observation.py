@@ -2,32 +2,14 @@
 the game, with the helpers a heuristic asks for most.
 
 Decoding is lenient, as in model.py: unknown keys are ignored and values of
-the wrong type read as defaults. The small typed getters below serve both.
+the wrong type read as defaults (decode.py's getters).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .decode import _int, _list, _map, _str
 from .hexes import hex_distance
-
-
-def _int(m: dict, key: str, default=None):
-    v = m.get(key)
-    # bool is an int in Python, but never a number in the protocol.
-    return v if isinstance(v, int) and not isinstance(v, bool) else default
-
-
-def _str(m: dict, key: str, default=None):
-    v = m.get(key)
-    return v if isinstance(v, str) else default
-
-
-def _map(v) -> dict:
-    return v if isinstance(v, dict) else {}
-
-
-def _list(v) -> list:
-    return v if isinstance(v, list) else []
 
 
 def _zone(v) -> dict:

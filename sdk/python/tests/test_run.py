@@ -1,6 +1,7 @@
 """run() against a fake referee: a real ZeroMQ ROUTER in a thread plays
 hello -> welcome -> update -> request -> action -> ... -> error -> end and
-records what the bot said, so the hello and every answer can be checked."""
+records what the bot said, so the hello and every answer can be checked;
+the welcome's game chooses who decodes the rest (arena_bot/games/)."""
 import contextlib
 import io
 import os
@@ -15,6 +16,7 @@ import zmq
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import arena_bot  # noqa: E402
 from arena_bot import InvalidChoice, wire  # noqa: E402
+from arena_bot.games import any_game, goofspiel  # noqa: E402
 
 TOKEN = "0123456789abcdef0123456789abcdef"
 
@@ -102,6 +104,32 @@ class Recorder:
         return next(self.choices)(req)
 
 
+# Goofspiel's messages (PROTOCOL.md s. 12): seat 1's hidden bid, then seat 0's request.
+HIDDEN_BID = {"type": "update", "id": 1, "seat": 1, "decision": "bid",
+              "action": {"text": "bid ?", "card": None}}
+BID_REQUEST = {"type": "request", "id": 2, "decision": "bid",
+               "time": {"move_ms": 1000, "bank_ms": 9000},
+               "observation": {"seat": 0, "seats": 2, "round": 1, "rounds": 3, "to_move": 0,
+                               "prize": 2, "prizes_left": [1, 3], "hand": [1, 2, 3], "bid": None,
+                               "points": [0, 0], "history": []},
+               "actions": [{"text": f"bid {c}", "card": c} for c in (1, 2, 3)]}
+
+
+class Seen:
+    """A class bot that keeps the update's action and the request it was given
+    and plays the last action."""
+
+    def __init__(self):
+        self.update = self.request = None
+
+    def on_update(self, u):
+        self.update = u.action
+
+    def decide(self, req):
+        self.request = req
+        return req.actions[-1]
+
+
 class RunTest(unittest.TestCase):
     def play(self, bot, script, timeout_ms=30000, **kw):
         ref = FakeReferee(script, timeout_ms)
@@ -141,6 +169,47 @@ class RunTest(unittest.TestCase):
         self.assertEqual((result.reason, result.scores, result.seat), ("markers", [1.0, 0.0], 0))
         self.assertIn("skipped a message", self.stderr.getvalue())
         self.assertIn("the referee says none: just testing", self.stderr.getvalue())
+
+    def play_game(self, game, update, req):
+        """One match of `game`: the bot (a Seen) and the fake referee after it."""
+        bot = Seen()
+        welcome = {"type": "welcome", "protocol": 1, "game": game, "seat": 0, "seats": 2,
+                   "team": 0, "options": "", "time": {"move_ms": 1000, "bank_ms": 10000}}
+        ref, _ = self.play(bot, [welcome, update, req])
+        self.assertIsNone(ref.failure)
+        return bot, ref
+
+    def test_welcome_chooses_war_chest(self):
+        update = {"type": "update", "id": 1, "seat": 1, "decision": "turn",
+                  "action": {"text": "recruit ? footman", "kind": "recruit", "coin": "?",
+                             "unit": "footman"}}
+        for game in ("warchest", ""):      # a welcome naming none: War Chest
+            bot, ref = self.play_game(game, update, request(2, TEXTS))
+            self.assertIsInstance(bot.update, arena_bot.Action)
+            self.assertEqual((bot.update.kind, bot.update.coin, bot.update.unit),
+                             ("recruit", "?", "footman"))
+            self.assertIsInstance(bot.request.observation, arena_bot.Observation)
+            self.assertEqual([a.kind for a in bot.request.actions], ["deploy", "claim", "pass"])
+            self.assertEqual(ref.answers, [{"type": "action", "id": 2, "index": 2}])
+
+    def test_welcome_chooses_goofspiel_or_any_game(self):
+        bot, ref = self.play_game("goofspiel", HIDDEN_BID, BID_REQUEST)
+        self.assertIsInstance(bot.update, goofspiel.Action)
+        self.assertEqual((bot.update.text, bot.update.card), ("bid ?", None))
+        self.assertEqual(bot.request.observation, BID_REQUEST["observation"])   # the plain dict
+        self.assertEqual([a.card for a in bot.request.actions], [1, 2, 3])
+        self.assertEqual(bot.request.actions[1].fields, {"text": "bid 2", "card": 2})
+        self.assertFalse(hasattr(bot.request.actions[0], "kind"))
+        self.assertEqual(ref.answers, [{"type": "action", "id": 2, "index": 2}])
+        # A game without a module: the maps as they came, no part decoded.
+        bot, ref = self.play_game("nosuchgame", HIDDEN_BID, BID_REQUEST)
+        self.assertIsInstance(bot.update, any_game.Action)
+        self.assertEqual(bot.update.fields, HIDDEN_BID["action"])
+        self.assertEqual(bot.request.observation, BID_REQUEST["observation"])
+        self.assertEqual([(a.text, a.index) for a in bot.request.actions],
+                         [("bid 1", 0), ("bid 2", 1), ("bid 3", 2)])
+        self.assertFalse(hasattr(bot.request.actions[0], "card"))
+        self.assertEqual(ref.answers, [{"type": "action", "id": 2, "index": 2}])
 
     def test_function_bot(self):
         ref, result = self.play(lambda req: req.actions[-1], [request(5, TEXTS)])

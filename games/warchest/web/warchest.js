@@ -1,10 +1,11 @@
 /*
- * games/warchest.js - War Chest's board view for the replay viewer: the
+ * warchest.js - War Chest's board view for the replay viewer (served at
+ * /static/games/warchest.js, loaded for War Chest's matches only): the
  * hex board in SVG (units with their stack height, control markers, the
- * locations), a legend of its two-letter unit codes, and each seat's zones. It draws the JSON that the engine
- * writes (games/warchest/wc_json.c): whatever a seat's view leaves out
- * (another seat's hand, bag, face-down discards) arrives as null and a
- * count, and is drawn as such.
+ * locations), a legend of its two-letter unit codes, and each seat's
+ * zones. It draws the JSON that the engine writes (games/warchest/
+ * wc_json.c): whatever a seat's view leaves out (another seat's hand, bag,
+ * face-down discards) arrives as null and a count, and is drawn as such.
  *
  * Geometry (shared/warchest/board.md): flat-topped hexes at axial (q, r);
  * centre x = 1.5 q, y = sqrt(3) (r + q / 2), in hex radii.

@@ -1,5 +1,6 @@
 /*
- * games/goofspiel.js - Goofspiel's table for the replay viewer: the prize
+ * goofspiel.js - Goofspiel's table for the replay viewer (served at
+ * /static/games/goofspiel.js, loaded for Goofspiel's matches only): the prize
  * turned up and those still face down, each seat's points, bid and hand as
  * cards, then the rounds played (prize, bids, winner). It draws the JSON
  * the engine writes (games/goofspiel/gs_json.c): in a seat's view another
