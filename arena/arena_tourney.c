@@ -34,13 +34,8 @@ void arena_spec_default(arena_spec *s)
         game_options_format(o, s->options, sizeof s->options);
     game_options_free(o);
     s->seed = 1;
-    s->move_ms = 1000;
-    s->bank_ms = 10000;
-    s->handshake_ms = 10000;
+    ref_terms_default(&s->terms);
     s->elo_k = 16;
-    s->memory_mb = -1;
-    snprintf(s->clock, sizeof s->clock, "cpu");
-    s->wall_ceiling_pct = 300;
 }
 
 void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t)
@@ -56,15 +51,8 @@ void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament
     t->seed = s->seed;
     t->nbots = s->nbots;
     memcpy(t->bot, s->bot, sizeof t->bot);
-    t->move_ms = s->move_ms;
-    t->bank_ms = s->bank_ms;
-    t->handshake_ms = s->handshake_ms;
-    t->strikes = s->strikes;
+    t->terms = s->terms;
     t->elo_k = s->elo_k;
-    t->memory_mb = s->memory_mb;
-    snprintf(t->clock, sizeof t->clock, "%s", s->clock);
-    t->wall_ceiling_pct = s->wall_ceiling_pct;
-    t->ponder = s->ponder;
     t->planned = planned;
 }
 
@@ -84,15 +72,8 @@ int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
     s->seed = t->seed;
     s->nbots = t->nbots;
     memcpy(s->bot, t->bot, sizeof s->bot);
-    s->move_ms = t->move_ms;
-    s->bank_ms = t->bank_ms;
-    s->handshake_ms = t->handshake_ms;
-    s->strikes = t->strikes;
+    s->terms = t->terms;
     s->elo_k = t->elo_k;
-    s->memory_mb = t->memory_mb;
-    snprintf(s->clock, sizeof s->clock, "%s", t->clock);
-    s->wall_ceiling_pct = t->wall_ceiling_pct;
-    s->ponder = t->ponder;
     return s->format < 0 ? -1 : 0;
 }
 
@@ -241,7 +222,7 @@ static int replay_contended(arena_pool *pool, const arena_spec *spec, const aren
     if (*concurrency == 1 && ++*replays > MAX_REPLAYS_AT_ONE) {
         snprintf(err, size, "match %d: a bot ran out of time waiting for a CPU %d times at "
                  "one match at a time: this machine is too loaded%s", g->index + 1,
-                 MAX_REPLAYS_AT_ONE, strcmp(spec->clock, "wall") ? "" :
+                 MAX_REPLAYS_AT_ONE, spec->terms.clock != REF_CLOCK_WALL ? "" :
                  " for --clock wall (use --clock cpu)");
         return -1;
     }
