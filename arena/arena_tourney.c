@@ -38,43 +38,38 @@ void arena_spec_default(arena_spec *s)
     s->elo_k = 16;
 }
 
-void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t)
+/* The members a spec and its tournament row share, each of one type and
+ * size in both: copied as they are, one way or the other (SPEC_COPY, with
+ * dst and src in scope). What differs is the format (the spec's typed, the
+ * row's text) and the row's id and counts. */
+#define SPEC_SHARED(X) X(game) X(games) X(options) X(seed) X(nbots) X(bot) X(terms) X(elo_k)
+#define SPEC_COPY(f) \
+    _Static_assert(sizeof dst->f == sizeof src->f, #f " differs"); \
+    memcpy(&dst->f, &src->f, sizeof dst->f);
+
+void arena_spec_to_tournament(const arena_spec *src, int planned, arena_tournament *dst)
 {
-    memset(t, 0, sizeof *t);
-    snprintf(t->game, sizeof t->game, "%s", s->game);
-    if (s->format == ARENA_SWISS)
-        snprintf(t->format, sizeof t->format, "swiss rounds=%d", s->rounds);
+    memset(dst, 0, sizeof *dst);
+    SPEC_SHARED(SPEC_COPY)
+    if (src->format == ARENA_SWISS)
+        snprintf(dst->format, sizeof dst->format, "swiss rounds=%d", src->rounds);
     else
-        snprintf(t->format, sizeof t->format, "%s", arena_format_name(s->format));
-    t->games = s->games;
-    snprintf(t->options, sizeof t->options, "%s", s->options);
-    t->seed = s->seed;
-    t->nbots = s->nbots;
-    memcpy(t->bot, s->bot, sizeof t->bot);
-    t->terms = s->terms;
-    t->elo_k = s->elo_k;
-    t->planned = planned;
+        snprintf(dst->format, sizeof dst->format, "%s", arena_format_name(src->format));
+    dst->planned = planned;
 }
 
-int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
+int arena_spec_from_tournament(const arena_tournament *src, arena_spec *dst)
 {
-    arena_spec_default(s);
-    snprintf(s->game, sizeof s->game, "%s", t->game);
+    arena_spec_default(dst);
+    SPEC_SHARED(SPEC_COPY)
     int rounds, end = 0;
-    if (sscanf(t->format, "swiss rounds=%d%n", &rounds, &end) == 1 && !t->format[end]) {
-        s->format = ARENA_SWISS;
-        s->rounds = rounds;
+    if (sscanf(src->format, "swiss rounds=%d%n", &rounds, &end) == 1 && !src->format[end]) {
+        dst->format = ARENA_SWISS;
+        dst->rounds = rounds;
     } else {
-        s->format = arena_format_parse(t->format);
+        dst->format = arena_format_parse(src->format);
     }
-    s->games = t->games;
-    snprintf(s->options, sizeof s->options, "%s", t->options);
-    s->seed = t->seed;
-    s->nbots = t->nbots;
-    memcpy(s->bot, t->bot, sizeof s->bot);
-    s->terms = t->terms;
-    s->elo_k = t->elo_k;
-    return s->format < 0 ? -1 : 0;
+    return dst->format < 0 ? -1 : 0;
 }
 
 int arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size)
