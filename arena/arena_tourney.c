@@ -598,7 +598,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     int concurrency = 0;
     const char *why;
     int seats = 0, teams = 0;
-    if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
+    /* A resumed tournament's terms come from its row: workers would refuse
+     * every job of terms out of range, so it is refused here, once. */
+    if (arena_spec_shape(spec, &seats, &teams, err, size) < 0 ||
+        ref_terms_check(&spec->terms, err, size) < 0)
         return -1;
     int total = arena_spec_plan_size(spec, seats, &why);
     if (total < 0) {
