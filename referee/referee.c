@@ -171,6 +171,9 @@ static int cmd_play(int argc, char **argv)
         CLI_CALL("--bot", "CMD", "a bot's command; one per seat, in seat order", add_bot, &a.c),
         CLI_ARG("--seed", CLI_U64, "N", "match seed (default 1)", &a.c.seed),
         CLI_ARG("--record", CLI_STR, "FILE", "write the match record", &a.record_path),
+        CLI_END,
+    };
+    const cli_flag limits[] = {
         CLI_NUM("--max-message", CLI_I64, "N", "largest message a bot may send, bytes (default 1048576)",
           &a.c.max_message, 64, 1 << 30),
         CLI_ARG("--log-dir", CLI_STR, "DIR", "keep each bot's output in DIR/seatN.log", &a.c.log_dir),
@@ -194,8 +197,9 @@ static int cmd_play(int argc, char **argv)
     cli_flag terms[REF_TERMS_FLAGS + 1];
     ref_terms_flags(&a.c.terms, terms);
     cli_flag *game_flags = options ? game_cli_flags(options) : NULL;
-    cli_flag *own = cli_join(flags, terms);
+    cli_flag *match = cli_join(flags, terms), *own = match ? cli_join(match, limits) : NULL;
     cli_flag *all = game_flags && own ? cli_join(own, game_flags) : NULL;
+    free(match);
     free(own);
     int rc;
     if (!all) {
