@@ -199,15 +199,8 @@ void arena_job_for(const arena_spec *spec, const arena_seating *g, int64_t log_b
             snprintf(job->env[i], sizeof job->env[i], "%s", b.env);
         }
     }
-    job->move_ms = spec->move_ms;
-    job->bank_ms = spec->bank_ms;
-    job->handshake_ms = spec->handshake_ms;
-    job->strikes = spec->strikes;
-    job->memory_mb = spec->memory_mb;
+    job->terms = spec->terms;
     job->log_bytes = log_bytes;
-    snprintf(job->clock, sizeof job->clock, "%s", spec->clock);
-    job->wall_ceiling_pct = spec->wall_ceiling_pct;
-    job->ponder = spec->ponder;
 }
 
 int arena_result_contended(const arena_job_result *res)

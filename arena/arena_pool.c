@@ -335,44 +335,10 @@ static void probe(arena_pool *p)
             send_to(p, &p->workers[i]);
 }
 
-void arena_job_pack(msgpack_sbuffer *sb, const arena_job *job)
-{
-    msgpack_packer pk;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, job->memory_mb >= 0 ? 10 : 9);
-    mpw_str(&pk, "type");    mpw_str(&pk, "job");
-    mpw_str(&pk, "id");      msgpack_pack_int64(&pk, job->id);
-    mpw_str(&pk, "game");    mpw_str(&pk, job->game);
-    mpw_str(&pk, "options"); mpw_str(&pk, job->options);
-    mpw_str(&pk, "seed");    msgpack_pack_uint64(&pk, job->seed);
-    mpw_str(&pk, "bots");
-    msgpack_pack_array(&pk, (size_t)job->nbots);
-    for (int i = 0; i < job->nbots; i++) {
-        msgpack_pack_map(&pk, 3);
-        mpw_str(&pk, "cmd"); mpw_str(&pk, job->cmd[i]);
-        mpw_str(&pk, "cwd"); mpw_str(&pk, job->cwd[i]);
-        mpw_str(&pk, "env"); mpw_str(&pk, job->env[i]);
-    }
-    mpw_str(&pk, "time");
-    msgpack_pack_map(&pk, 6);
-    mpw_str(&pk, "clock");        mpw_str(&pk, job->clock[0] ? job->clock : "cpu");
-    mpw_str(&pk, "ceiling_pct");  msgpack_pack_int(&pk, job->wall_ceiling_pct);
-    mpw_str(&pk, "ponder");       msgpack_pack_int(&pk, job->ponder);
-    mpw_str(&pk, "move_ms");      msgpack_pack_int64(&pk, job->move_ms);
-    mpw_str(&pk, "bank_ms");      msgpack_pack_int64(&pk, job->bank_ms);
-    mpw_str(&pk, "handshake_ms"); msgpack_pack_int64(&pk, job->handshake_ms);
-    mpw_str(&pk, "strikes"); msgpack_pack_int(&pk, job->strikes);
-    mpw_str(&pk, "log_bytes"); msgpack_pack_int64(&pk, job->log_bytes);
-    if (job->memory_mb >= 0) {
-        mpw_str(&pk, "memory_mb");
-        msgpack_pack_int64(&pk, job->memory_mb);
-    }
-}
-
 static void send_job(arena_pool *p, worker *w, int j)
 {
     p->sb.size = 0;
-    arena_job_pack(&p->sb, &p->jobs[j]);
+    ref_link_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
         w->busy = j;
         p->slot[j].state = RUNNING;
@@ -482,19 +448,6 @@ static void check_local(arena_pool *p, char *err, size_t size)
     }
 }
 
-static char *dup_str(const msgpack_object *map, const char *key)
-{
-    const msgpack_object *v = mps_get(map, key);
-    if (!v || v->type != MSGPACK_OBJECT_STR)
-        return NULL;
-    char *s = malloc(v->via.str.size + 1);
-    if (s) {
-        memcpy(s, v->via.str.ptr, v->via.str.size);
-        s[v->via.str.size] = 0;
-    }
-    return s;
-}
-
 /* A worker that speaks another link protocol is told to stop and never
  * given a job: it would misread them. 1 when refused. */
 static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m)
@@ -518,31 +471,6 @@ static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msg
             snprintf(p->fatal, sizeof p->fatal, "this arena's referee speaks worker link "
                      "protocol %" PRId64 ", the arena %d", version, REF_WORKER_PROTOCOL);
     return 1;
-}
-
-/* The seats' logs of a result; a malformed entry is skipped (the match
- * still counts: logs are for people, the record is what is checked). */
-static void read_logs(const msgpack_object *m, arena_job_result *out)
-{
-    const msgpack_object *a = mps_get(m, "logs");
-    if (!a || a->type != MSGPACK_OBJECT_ARRAY)
-        return;
-    for (uint32_t i = 0; i < a->via.array.size && out->nlogs < ARENA_MAX_SEATS; i++) {
-        const msgpack_object *e = &a->via.array.ptr[i], *t = mps_get(e, "text");
-        uint64_t bytes;
-        if (!t || t->type != MSGPACK_OBJECT_BIN || mps_get_u64(e, "bytes", &bytes) < 0)
-            continue;
-        arena_log *l = &out->logs[out->nlogs];
-        l->text = malloc(t->via.bin.size + 1);
-        if (!l->text)
-            return;
-        memcpy(l->text, t->via.bin.ptr, t->via.bin.size);
-        l->text[t->via.bin.size] = 0;
-        l->len = t->via.bin.size;
-        l->bytes = bytes;
-        l->seat = (int)i;
-        out->nlogs++;
-    }
 }
 
 /* A judged job's verdict into *out: 1, or 0 if none is waiting. */
@@ -668,17 +596,20 @@ int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *wh
 
 void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
 {
+    ref_link_result r;
+    ref_link_result_read(m, &r);
     memset(out, 0, sizeof *out);
     out->culprit = -1;
     out->worker = out->slot = -1;
-    mps_get_int(m, "id", &out->id);
-    out->error = dup_str(m, "error");
-    out->record = dup_str(m, "record");
-    read_logs(m, out);
-    mps_get_int(m, "started_ms", &out->started_ms);
-    mps_get_int(m, "finished_ms", &out->finished_ms);
-    if (!out->error && !out->record)
-        out->error = strdup("the worker returned neither a record nor an error");
+    out->id = r.id;
+    out->error = r.error;
+    out->record = r.record;
+    out->started_ms = r.started_ms;
+    out->finished_ms = r.finished_ms;
+    for (int i = 0; i < r.nlogs; i++)    /* the texts change hands */
+        out->logs[out->nlogs++] = (arena_log){ .text = r.logs[i].text, .len = r.logs[i].len,
+                                               .bytes = r.logs[i].bytes,
+                                               .seat = r.log_seat[i] };
 }
 
 int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,

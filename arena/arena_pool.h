@@ -21,29 +21,15 @@
 #include "arena_db.h"
 #include "zauth.h"
 #include "game.h"
+#include "ref_link.h"
 
 struct msgpack_object;
-struct msgpack_sbuffer;
 
 typedef struct arena_pool arena_pool;
 
-typedef struct arena_job {
-    int64_t  id;                  /* the caller's: a game_index */
-    char     game[32];            /* the game's name */
-    char     options[GAME_OPTIONS_TEXT_MAX + 1];   /* its options' text */
-    uint64_t seed;
-    int      nbots;
-    char     cmd[4][1024];
-    char     cwd[4][512];
-    char     env[4][2048];        /* each bot's registered environment (ref_env.h) */
-    int64_t  move_ms, bank_ms, handshake_ms;
-    int      strikes;
-    int64_t  memory_mb;           /* bots' address space; -1: the referee's default */
-    int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
-    char     clock[8];            /* "cpu" or "wall" */
-    int      wall_ceiling_pct;
-    int      ponder;
-} arena_job;
+/* A job: a match with its bots and terms, as the worker link carries it
+ * (ref_link.h); its id is the caller's, a game_index. */
+typedef ref_link_job arena_job;
 
 /* A match whose local workers died this many times while playing it is not
  * played again: arena_pool_next returns its verdict instead (`deaths`). */
@@ -105,11 +91,8 @@ int  arena_pool_workers(const arena_pool *p);    /* workers that said ready */
 void arena_pool_stop(arena_pool *p);              /* stops and reaps every worker */
 void arena_job_result_free(arena_job_result *r);
 /* A worker's `result` message into *out (free it with arena_job_result_free):
- * its id, its error or record text, its times; a result with neither says
- * so in `error`. Untrusted bytes (tests/fuzz/fuzz_worker_result.c). */
+ * its id, its error or record text, its times and logs (ref_link_result_read).
+ * Untrusted bytes (tests/fuzz/fuzz_worker_result.c). */
 void arena_job_result_read(const struct msgpack_object *m, arena_job_result *out);
-/* Appends the worker link's `job` message for `job` to sb (what a worker's
- * ref_job_read reads). */
-void arena_job_pack(struct msgpack_sbuffer *sb, const arena_job *job);
 
 #endif

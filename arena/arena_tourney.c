@@ -34,66 +34,42 @@ void arena_spec_default(arena_spec *s)
         game_options_format(o, s->options, sizeof s->options);
     game_options_free(o);
     s->seed = 1;
-    s->move_ms = 1000;
-    s->bank_ms = 10000;
-    s->handshake_ms = 10000;
+    ref_terms_default(&s->terms);
     s->elo_k = 16;
-    s->memory_mb = -1;
-    snprintf(s->clock, sizeof s->clock, "cpu");
-    s->wall_ceiling_pct = 300;
 }
 
-void arena_spec_to_tournament(const arena_spec *s, int planned, arena_tournament *t)
+/* The members a spec and its tournament row share, each of one type and
+ * size in both: copied as they are, one way or the other (SPEC_COPY, with
+ * dst and src in scope). What differs is the format (the spec's typed, the
+ * row's text) and the row's id and counts. */
+#define SPEC_SHARED(X) X(game) X(games) X(options) X(seed) X(nbots) X(bot) X(terms) X(elo_k)
+#define SPEC_COPY(f) \
+    _Static_assert(sizeof dst->f == sizeof src->f, #f " differs"); \
+    memcpy(&dst->f, &src->f, sizeof dst->f);
+
+void arena_spec_to_tournament(const arena_spec *src, int planned, arena_tournament *dst)
 {
-    memset(t, 0, sizeof *t);
-    snprintf(t->game, sizeof t->game, "%s", s->game);
-    if (s->format == ARENA_SWISS)
-        snprintf(t->format, sizeof t->format, "swiss rounds=%d", s->rounds);
+    memset(dst, 0, sizeof *dst);
+    SPEC_SHARED(SPEC_COPY)
+    if (src->format == ARENA_SWISS)
+        snprintf(dst->format, sizeof dst->format, "swiss rounds=%d", src->rounds);
     else
-        snprintf(t->format, sizeof t->format, "%s", arena_format_name(s->format));
-    t->games = s->games;
-    snprintf(t->options, sizeof t->options, "%s", s->options);
-    t->seed = s->seed;
-    t->nbots = s->nbots;
-    memcpy(t->bot, s->bot, sizeof t->bot);
-    t->move_ms = s->move_ms;
-    t->bank_ms = s->bank_ms;
-    t->handshake_ms = s->handshake_ms;
-    t->strikes = s->strikes;
-    t->elo_k = s->elo_k;
-    t->memory_mb = s->memory_mb;
-    snprintf(t->clock, sizeof t->clock, "%s", s->clock);
-    t->wall_ceiling_pct = s->wall_ceiling_pct;
-    t->ponder = s->ponder;
-    t->planned = planned;
+        snprintf(dst->format, sizeof dst->format, "%s", arena_format_name(src->format));
+    dst->planned = planned;
 }
 
-int arena_spec_from_tournament(const arena_tournament *t, arena_spec *s)
+int arena_spec_from_tournament(const arena_tournament *src, arena_spec *dst)
 {
-    arena_spec_default(s);
-    snprintf(s->game, sizeof s->game, "%s", t->game);
+    arena_spec_default(dst);
+    SPEC_SHARED(SPEC_COPY)
     int rounds, end = 0;
-    if (sscanf(t->format, "swiss rounds=%d%n", &rounds, &end) == 1 && !t->format[end]) {
-        s->format = ARENA_SWISS;
-        s->rounds = rounds;
+    if (sscanf(src->format, "swiss rounds=%d%n", &rounds, &end) == 1 && !src->format[end]) {
+        dst->format = ARENA_SWISS;
+        dst->rounds = rounds;
     } else {
-        s->format = arena_format_parse(t->format);
+        dst->format = arena_format_parse(src->format);
     }
-    s->games = t->games;
-    snprintf(s->options, sizeof s->options, "%s", t->options);
-    s->seed = t->seed;
-    s->nbots = t->nbots;
-    memcpy(s->bot, t->bot, sizeof s->bot);
-    s->move_ms = t->move_ms;
-    s->bank_ms = t->bank_ms;
-    s->handshake_ms = t->handshake_ms;
-    s->strikes = t->strikes;
-    s->elo_k = t->elo_k;
-    s->memory_mb = t->memory_mb;
-    snprintf(s->clock, sizeof s->clock, "%s", t->clock);
-    s->wall_ceiling_pct = t->wall_ceiling_pct;
-    s->ponder = t->ponder;
-    return s->format < 0 ? -1 : 0;
+    return dst->format < 0 ? -1 : 0;
 }
 
 int arena_spec_shape(const arena_spec *s, int *seats, int *teams, char *err, size_t size)
@@ -241,7 +217,7 @@ static int replay_contended(arena_pool *pool, const arena_spec *spec, const aren
     if (*concurrency == 1 && ++*replays > MAX_REPLAYS_AT_ONE) {
         snprintf(err, size, "match %d: a bot ran out of time waiting for a CPU %d times at "
                  "one match at a time: this machine is too loaded%s", g->index + 1,
-                 MAX_REPLAYS_AT_ONE, strcmp(spec->clock, "wall") ? "" :
+                 MAX_REPLAYS_AT_ONE, spec->terms.clock != REF_CLOCK_WALL ? "" :
                  " for --clock wall (use --clock cpu)");
         return -1;
     }
@@ -622,7 +598,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     int concurrency = 0;
     const char *why;
     int seats = 0, teams = 0;
-    if (arena_spec_shape(spec, &seats, &teams, err, size) < 0)
+    /* A resumed tournament's terms come from its row: workers would refuse
+     * every job of terms out of range, so it is refused here, once. */
+    if (arena_spec_shape(spec, &seats, &teams, err, size) < 0 ||
+        ref_terms_check(&spec->terms, err, size) < 0)
         return -1;
     int total = arena_spec_plan_size(spec, seats, &why);
     if (total < 0) {

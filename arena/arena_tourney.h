@@ -21,13 +21,8 @@ typedef struct arena_spec {
     uint64_t seed;
     int      nbots;
     int64_t  bot[ARENA_MAX_BOTS]; /* bot ids, in order (gauntlet: first is the hero) */
-    int64_t  move_ms, bank_ms, handshake_ms;
-    int      strikes;
+    ref_terms terms;              /* what its matches are played under (ref_terms.h) */
     double   elo_k;
-    int64_t  memory_mb;           /* bots' address space; -1: the referee's default, 0: none */
-    char     clock[8];            /* "cpu" (default) or "wall" (ref_match.h) */
-    int      wall_ceiling_pct;    /* cpu clock: the wall ceiling, percent (default 300) */
-    int      ponder;              /* bots may run between their turns (default 0) */
 } arena_spec;
 
 typedef struct arena_run {

@@ -36,7 +36,7 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     arena_spec spec;
     arena_spec_default(&spec);
     spec.games = games;
-    snprintf(spec.clock, sizeof spec.clock, "%s", clock);
+    ref_clock_mode_parse(clock, &spec.terms.clock);
     for (int i = 0; i < 2; i++) {
         arena_bot b;
         memset(&b, 0, sizeof b);

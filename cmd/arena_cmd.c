@@ -123,18 +123,6 @@ const volatile int *ac_catch_stops(void)
 
 /* ---- the flags every run of matches shares ------------------------------ */
 
-static int set_clock(void *ctx, const char *flag, const char *value, char *err, size_t size)
-{
-    (void)flag;
-    ref_clock_mode mode;
-    if (ref_clock_mode_parse(value, &mode) < 0) {
-        snprintf(err, size, "--clock must be cpu or wall, not '%s'", value);
-        return -1;
-    }
-    snprintf(ctx, 8, "%s", ref_clock_mode_name(mode));
-    return 0;
-}
-
 /* The default concurrency: as many matches as the cores have room for
  * their thinking bots (one per match while the others are frozen; every
  * seat when they ponder). More is fair under the CPU clock (matches take
@@ -144,7 +132,7 @@ int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run)
 {
     cpu_set_t set;
     int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-    int thinking = spec->ponder ? seats : 1, fits = cores / thinking;
+    int thinking = spec->terms.ponder ? seats : 1, fits = cores / thinking;
     fits = fits < 1 ? 1 : fits;
     if (run->concurrency < 0) {
         run->concurrency = fits;
@@ -152,7 +140,7 @@ int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run)
     }
     if (run->concurrency <= fits)
         return 0;
-    int wall = !strcmp(spec->clock, "wall");
+    int wall = spec->terms.clock == REF_CLOCK_WALL;
     if (wall && !run->force) {
         ac_fail("--concurrency %d runs %d thinking bots on %d cores: under --clock wall they "
                 "would be charged for waiting for a CPU (at most %d here; --clock cpu, or "
@@ -232,7 +220,6 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
 {
     char err[512];
     const char *referee_flag = NULL;
-    double ceiling = spec->wall_ceiling_pct / 100.0, *wall_ceiling = &ceiling;
     ref_sandbox_mode mode;
     const game_api *g = game_cli_game(argc, argv, err, sizeof err);
     if (!g)
@@ -247,29 +234,10 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
                 "bots than cores (with a warning)", &run->force),
         CLI_ARG("--affinity", CLI_SWITCH, NULL, "pin each local worker (its referee and bots) "
                 "to a CPU of its own", &run->affinity),
-        CLI_CALL("--clock", "cpu|wall", "what a decision is charged: CPU time (default; a bot "
-                 "waiting for a CPU is not charged) or wall time", set_clock, spec->clock),
-        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision starved of CPU ends "
-                "after 10 x X times its time in wall time (default 3)", wall_ceiling, 1,
-                REF_WALL_CEILING_MAX),
-        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: that "
-                "CPU is charged to their next decision, and frozen there once seen pondering)",
-                &spec->ponder),
         CLI_ARG("--seed", CLI_U64, "N", "tournament seed; every match seed derives from it "
                 "(default 1)", &spec->seed),
-        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &spec->move_ms, 1,
-                36000000),
-        CLI_NUM("--bank-ms", CLI_I64, "N", "time bank (default 10000)", &spec->bank_ms, 0,
-                36000000),
-        CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
-                &spec->handshake_ms, 1, 36000000),
-        CLI_NUM("--strikes", CLI_INT, "N", "strikes before a forfeit (see referee play)",
-                &spec->strikes, 0, 36000000),
         CLI_NUM("--elo-k", CLI_F64, "K", "live Elo K factor (default 16)", &spec->elo_k, 1e-9,
                 400),
-        CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's real memory (its cgroup; where there "
-                "is none, its address space, which sanitizer builds of bots need lifted with 0) "
-                "(default 4096)", &spec->memory_mb, 0, (int64_t)1 << 30),
         CLI_ARG("--sandbox", CLI_STR, "MODE", "the local workers' bots: auto, strict or none, "
                 "as for referee play (default $ARENA_SANDBOX, else auto; docs/SECURITY.md)",
                 &run->sandbox),
@@ -290,9 +258,12 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
         CLI_ARG("--quiet", CLI_SWITCH, NULL, "no progress, no standings", &run->quiet),
         CLI_END,
     };
+    cli_flag terms[REF_TERMS_FLAGS + 1];
+    ref_terms_flags(&spec->terms, terms);
     cli_flag *game_flags = o ? game_cli_flags(o) : NULL;
-    cli_flag *common = cli_join(own, flags);
+    cli_flag *own_run = cli_join(own, flags), *common = own_run ? cli_join(own_run, terms) : NULL;
     cli_flag *all = game_flags && common ? cli_join(common, game_flags) : NULL;
+    free(own_run);
     free(common);
     int rc = all ? ac_parse(NULL, all, argc, argv, names, nnames, max_names, head, tail)
                  : ac_fail("out of memory");
@@ -304,7 +275,6 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
     } else if (referee_flag) {
         snprintf(referee, referee_size, "%s", referee_flag);
     }
-    spec->wall_ceiling_pct = (int)(ceiling * 100 + 0.5);
     free(all);
     free(game_flags);
     game_options_free(o);

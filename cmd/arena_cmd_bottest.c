@@ -51,8 +51,7 @@ static const char test_help[] =
 typedef struct check_opts {
     const char *cmd, *cwd, *opponent;
     const char *env;              /* the bot's registered NAME=VALUE lines, or NULL */
-    int64_t move_ms, handshake_ms;
-    int64_t memory_mb;            /* -1: the referee's default */
+    ref_terms terms;              /* the defaults but for a few flags; no strikes */
 } check_opts;
 
 /* The random bot built beside the arena (build/arena/arena, build/agents/random). */
@@ -145,11 +144,8 @@ static int play_seat_here(const check_opts *o, const char *label, int seat, cons
     c.bot_env[seat] = env.entry;
     c.bot_cwd[seat] = o->cwd && o->cwd[0] ? o->cwd : NULL;
     c.bot_cmd[1 - seat] = o->opponent;
-    c.move_ms = o->move_ms;
-    if (o->memory_mb >= 0)
-        c.limits.memory_bytes = (uint64_t)o->memory_mb << 20;
-    c.handshake_ms = o->handshake_ms;
-    c.strikes = 0;
+    c.terms = o->terms;
+    c.terms.strikes = 0;
     c.sandbox = mode;
     c.log_dir = dir;
     ref_record r;
@@ -255,8 +251,8 @@ int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char
 {
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
-    check_opts o = { .cmd = cmd, .cwd = cwd, .env = env, .opponent = opponent,
-                     .move_ms = 1000, .handshake_ms = 10000, .memory_mb = -1 };
+    check_opts o = { .cmd = cmd, .cwd = cwd, .env = env, .opponent = opponent };
+    ref_terms_default(&o.terms);
     return check(&o, label, out, why, size);
 }
 
@@ -264,19 +260,19 @@ int ac_bot_test(int argc, char **argv)
 {
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
-    check_opts o = { .opponent = opponent, .move_ms = 1000, .handshake_ms = 10000,
-                     .memory_mb = -1 };
+    check_opts o = { .opponent = opponent };
+    ref_terms_default(&o.terms);
     const char *names[1], *name = NULL;
     int n = 0;
     const cli_flag flags[] = {
         CLI_ARG("--cmd", CLI_STR, "CMD", "an unregistered bot's command", &o.cmd),
         CLI_ARG("--cwd", CLI_STR, "DIR", "the folder --cmd starts in", &o.cwd),
-        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &o.move_ms, 1,
+        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &o.terms.move_ms, 1,
                 3600000),
         CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
-                &o.handshake_ms, 1, 3600000),
+                &o.terms.handshake_ms, 1, 3600000),
         CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's memory limit in MB; 0: none (default: "
-                "the referee's)", &o.memory_mb, 0, 1 << 20),
+                "the referee's)", &o.terms.memory_mb, 0, 1 << 20),
         CLI_ARG("--opponent", CLI_STR, "CMD", "the opponent (default: the random bot built "
                 "beside the arena)", &o.opponent),
         CLI_END,

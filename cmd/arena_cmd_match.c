@@ -157,15 +157,7 @@ int ac_rerun(int argc, char **argv)
     arena_spec spec;
     if (m.tournament_id && arena_db_tournament_get(db, m.tournament_id, &t) == 0 &&
         arena_spec_from_tournament(&t, &spec) == 0) {
-        c.move_ms = spec.move_ms;
-        c.bank_ms = spec.bank_ms;
-        c.handshake_ms = spec.handshake_ms;
-        c.strikes = spec.strikes;
-        ref_clock_mode_parse(spec.clock, &c.clock_mode);
-        c.wall_ceiling = spec.wall_ceiling_pct / 100.0;
-        c.ponder = spec.ponder;
-        if (spec.memory_mb >= 0)          /* the tournament's limit, as its workers had it */
-            c.limits.memory_bytes = (uint64_t)spec.memory_mb << 20;
+        c.terms = spec.terms;             /* the tournament's, as its workers had them */
     }
     arena_bot bots[ARENA_MAX_SEATS];
     ref_env env[ARENA_MAX_SEATS];

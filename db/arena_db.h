@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "ref_terms.h"
 
 /* Seats a match may have in memory (the schema itself has no limit) and
  * bots a tournament may enter. */
@@ -125,7 +126,7 @@ int  arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *er
 /* ---- tournaments -------------------------------------------------------- */
 
 /* A tournament is identified by everything that decides its matches and
- * their ratings: the fields from `game` to `memory_mb`. The same command
+ * their ratings: the fields from `game` to `elo_k`, the terms' included. The same command
  * gives the same fields, so running it again finds the same tournament. */
 typedef struct arena_tournament {
     int64_t id;
@@ -136,13 +137,8 @@ typedef struct arena_tournament {
     uint64_t seed;
     int  nbots;
     int64_t bot[ARENA_MAX_BOTS];      /* entrants, in order */
-    int64_t move_ms, bank_ms, handshake_ms;
-    int  strikes;
+    ref_terms terms;          /* what its matches are played under (ref_terms.h) */
     double elo_k;
-    int64_t memory_mb;        /* -1: the referee's default, 0: no limit */
-    char clock[8];            /* the time control's clock: "cpu" or "wall" */
-    int  wall_ceiling_pct;    /* cpu clock: its wall ceiling, percent of the time */
-    int  ponder;              /* bots may run between their turns */
     int  planned;             /* matches in the plan */
     int  done;                /* matches stored (filled by the getters) */
     int  finished;

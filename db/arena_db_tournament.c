@@ -14,25 +14,60 @@
 
 /* ---- tournaments -------------------------------------------------------- */
 
+/* The terms' columns (ref_terms.h), read and bound by terms_row and
+ * bind_terms only. */
+#define T_TERMS "move_ms, bank_ms, handshake_ms, strikes, memory_mb, clock, wall_ceiling_pct," \
+                " ponder"
+#define T_TERMS_VALUES ":move_ms, :bank_ms, :handshake_ms, :strikes, :memory_mb, :clock," \
+                       " :wall_ceiling_pct, :ponder"
+#define T_TERMS_MATCH "move_ms = :move_ms AND bank_ms = :bank_ms" \
+    " AND handshake_ms = :handshake_ms AND strikes = :strikes AND memory_mb = :memory_mb" \
+    " AND clock = :clock AND wall_ceiling_pct = :wall_ceiling_pct AND ponder = :ponder"
+#define T_TERMS_COUNT 8
+
 /* The spec columns (the identity) in one order for every query. */
-#define T_SPEC "game, format, games, options, seed, bots, move_ms, bank_ms, handshake_ms," \
-               " strikes, elo_k, memory_mb, clock, wall_ceiling_pct, ponder"
+#define T_SPEC "game, format, games, options, seed, bots, elo_k, " T_TERMS
 #define T_COLUMNS "id, " T_SPEC ", planned, finished_at IS NOT NULL," \
     " (SELECT count(*) FROM matches m WHERE m.tournament_id = t.id)"
 
 static const char T_BY_SPEC[] = "SELECT " T_COLUMNS " FROM tournaments t"
     " WHERE game = :game AND format = :format AND games = :games AND options = :options"
-    " AND seed = :seed AND bots = :bots AND move_ms = :move_ms AND bank_ms = :bank_ms"
-    " AND handshake_ms = :handshake_ms AND strikes = :strikes AND elo_k = :elo_k"
-    " AND memory_mb = :memory_mb AND clock = :clock AND wall_ceiling_pct = :wall_ceiling_pct"
-    " AND ponder = :ponder";
+    " AND seed = :seed AND bots = :bots AND elo_k = :elo_k AND " T_TERMS_MATCH;
 static const char T_BY_ID[] = "SELECT " T_COLUMNS " FROM tournaments t WHERE id = :id";
 static const char T_LATEST[] = "SELECT " T_COLUMNS " FROM tournaments t "
     "WHERE finished_at IS NULL ORDER BY id DESC LIMIT 1";
 static const char T_INSERT[] = "INSERT INTO tournaments(" T_SPEC ", planned, created_at)"
-    " VALUES (:game, :format, :games, :options, :seed, :bots, :move_ms, :bank_ms,"
-    " :handshake_ms, :strikes, :elo_k, :memory_mb, :clock, :wall_ceiling_pct, :ponder,"
+    " VALUES (:game, :format, :games, :options, :seed, :bots, :elo_k, " T_TERMS_VALUES ","
     " :planned, :now)";
+
+/* The T_TERMS columns from column `col` on: 0, or -1 for a clock this
+ * arena does not know. */
+static int terms_row(sqlite3_stmt *st, int col, ref_terms *t)
+{
+    t->move_ms = sqlite3_column_int64(st, col);
+    t->bank_ms = sqlite3_column_int64(st, col + 1);
+    t->handshake_ms = sqlite3_column_int64(st, col + 2);
+    t->strikes = sqlite3_column_int(st, col + 3);
+    t->memory_mb = sqlite3_column_int64(st, col + 4);
+    const char *clock = (const char *)sqlite3_column_text(st, col + 5);
+    t->wall_ceiling_pct = sqlite3_column_int(st, col + 6);
+    t->ponder = sqlite3_column_int(st, col + 7);
+    return clock && ref_clock_mode_parse(clock, &t->clock) == 0 ? 0 : -1;
+}
+
+static int bind_terms(sqlite3_stmt *st, const ref_terms *t)
+{
+    int rc = SQLITE_OK;
+    ADB_BIND(adb_bind_int(st, ":move_ms", t->move_ms));
+    ADB_BIND(adb_bind_int(st, ":bank_ms", t->bank_ms));
+    ADB_BIND(adb_bind_int(st, ":handshake_ms", t->handshake_ms));
+    ADB_BIND(adb_bind_int(st, ":strikes", t->strikes));
+    ADB_BIND(adb_bind_int(st, ":memory_mb", t->memory_mb));
+    ADB_BIND(adb_bind_text(st, ":clock", ref_clock_mode_name(t->clock)));
+    ADB_BIND(adb_bind_int(st, ":wall_ceiling_pct", t->wall_ceiling_pct));
+    ADB_BIND(adb_bind_int(st, ":ponder", t->ponder));
+    return rc;
+}
 
 /* Entrants as stored: ids in order, space-separated. */
 static int bots_text(const arena_tournament *t, char *buf, size_t size)
@@ -82,18 +117,11 @@ static int tournament_row(sqlite3_stmt *st, arena_tournament *t)
     adb_col_text(st, 4, t->options, sizeof t->options);
     t->seed = adb_i2u(sqlite3_column_int64(st, 5));
     int ok = bots_parse((const char *)sqlite3_column_text(st, 6), t) == 0;
-    t->move_ms = sqlite3_column_int64(st, 7);
-    t->bank_ms = sqlite3_column_int64(st, 8);
-    t->handshake_ms = sqlite3_column_int64(st, 9);
-    t->strikes = sqlite3_column_int(st, 10);
-    t->elo_k = sqlite3_column_double(st, 11);
-    t->memory_mb = sqlite3_column_int64(st, 12);
-    adb_col_text(st, 13, t->clock, sizeof t->clock);
-    t->wall_ceiling_pct = sqlite3_column_int(st, 14);
-    t->ponder = sqlite3_column_int(st, 15);
-    t->planned = sqlite3_column_int(st, 16);
-    t->finished = sqlite3_column_int(st, 17);
-    t->done = sqlite3_column_int(st, 18);
+    t->elo_k = sqlite3_column_double(st, 7);
+    ok = terms_row(st, 8, &t->terms) == 0 && ok;
+    t->planned = sqlite3_column_int(st, 8 + T_TERMS_COUNT);
+    t->finished = sqlite3_column_int(st, 9 + T_TERMS_COUNT);
+    t->done = sqlite3_column_int(st, 10 + T_TERMS_COUNT);
     return ok ? 0 : -1;
 }
 
@@ -107,15 +135,9 @@ static int bind_spec(sqlite3_stmt *st, const arena_tournament *t, const char *bo
     ADB_BIND(adb_bind_text(st, ":options", t->options));
     ADB_BIND(adb_bind_int(st, ":seed", adb_u2i(t->seed)));
     ADB_BIND(adb_bind_text(st, ":bots", bots));
-    ADB_BIND(adb_bind_int(st, ":move_ms", t->move_ms));
-    ADB_BIND(adb_bind_int(st, ":bank_ms", t->bank_ms));
-    ADB_BIND(adb_bind_int(st, ":handshake_ms", t->handshake_ms));
-    ADB_BIND(adb_bind_int(st, ":strikes", t->strikes));
     ADB_BIND(adb_bind_double(st, ":elo_k", t->elo_k));
-    ADB_BIND(adb_bind_int(st, ":memory_mb", t->memory_mb));
-    ADB_BIND(adb_bind_text(st, ":clock", t->clock));
-    ADB_BIND(adb_bind_int(st, ":wall_ceiling_pct", t->wall_ceiling_pct));
-    ADB_BIND(adb_bind_int(st, ":ponder", t->ponder));
+    if (rc == SQLITE_OK)
+        rc = bind_terms(st, &t->terms);
     return rc;
 }
 

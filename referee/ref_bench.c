@@ -222,8 +222,8 @@ static int accounting_round(const ref_config *boxed, const char *lean, int from,
                             double us[3])
 {
     ref_config v[3] = { *boxed, *boxed, *boxed };
-    v[0].ponder = 0;
-    v[1].ponder = 1;
+    v[0].terms.ponder = 0;
+    v[1].terms.ponder = 1;
     v[2].unmetered = 1;
     for (int k = 0; k < 3; k++) {
         uint64_t d = 0, micros = 0;

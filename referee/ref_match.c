@@ -28,11 +28,7 @@
 void ref_config_default(ref_config *c)
 {
     memset(c, 0, sizeof *c);
-    c->move_ms = 1000;
-    c->bank_ms = 10000;
-    c->clock_mode = REF_CLOCK_CPU;
-    c->wall_ceiling = 3;
-    c->handshake_ms = 10000;
+    ref_terms_default(&c->terms);
     c->max_message = 1 << 20;
     c->limits.cpu_seconds = 600;
     c->limits.memory_bytes = (uint64_t)2 << 30;
@@ -42,21 +38,6 @@ void ref_config_default(ref_config *c)
     c->transport = "ipc";
 }
 
-int ref_clock_mode_parse(const char *text, ref_clock_mode *out)
-{
-    if (!strcmp(text, "cpu"))
-        *out = REF_CLOCK_CPU;
-    else if (!strcmp(text, "wall"))
-        *out = REF_CLOCK_WALL;
-    else
-        return -1;
-    return 0;
-}
-
-const char *ref_clock_mode_name(ref_clock_mode mode)
-{
-    return mode == REF_CLOCK_WALL ? "wall" : "cpu";
-}
 void match_forfeit(match *m, int culprit, const char *reason, const char *fmt, ...)
 {
     if (m->over)
@@ -90,10 +71,10 @@ int match_strike(match *m, int i, int nlegal, const char *reason, const char *de
                  game_action *chosen)
 {
     seat *s = &m->seats[i];
-    if (++s->strikes >= m->cfg->strikes) {
-        if (m->cfg->strikes > 0)
+    if (++s->strikes >= m->cfg->terms.strikes) {
+        if (m->cfg->terms.strikes > 0)
             match_forfeit(m, i, reason, "seat %d: %s (strike %d of %d)", i, detail, s->strikes,
-                          m->cfg->strikes);
+                          m->cfg->terms.strikes);
         else
             match_forfeit(m, i, reason, "seat %d: %s", i, detail);
         return -1;
@@ -250,6 +231,8 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     m.folder.lock_fd = -1;
     m.dir = m.folder.path;
     m.cfg = c;
+    m.limits = c->limits;
+    m.limits.memory_bytes = ref_terms_memory_bytes(&c->terms, c->limits.memory_bytes);
     m.g = c->game;
     m.n = c->nbots;
     m.rec = rec;

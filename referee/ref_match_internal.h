@@ -74,6 +74,7 @@ typedef struct match {
     ref_dir  folder;
     const char *dir;            /* folder.path */
     const ref_sandbox *sandbox;
+    ref_limits limits;          /* the config's, with the terms' memory */
     int64_t  limits_checked;    /* when the cgroups were last looked at */
     int      cpus;              /* this process may run on so many */
     int      freeze;            /* bots are frozen between their turns */

@@ -78,7 +78,7 @@ int match_open_seat(match *m, int i, char *err, size_t size)
         goto fail;
     for (int k = 0; k < 16; k++)
         snprintf(s->token + 2 * k, 3, "%02x", secret[k]);
-    s->bank_us = m->cfg->bank_ms * 1000;
+    s->bank_us = m->cfg->terms.bank_ms * 1000;
     return 0;
 fail:
     snprintf(err, size, "seat %d: cannot set up its socket: %s", i, zmq_strerror(errno));
@@ -121,7 +121,7 @@ void match_start_bot(match *m, int i)
     snprintf(log, sizeof log, "%s/seat%d.log", c->log_dir ? c->log_dir : m->dir, i);
     snprintf(share, sizeof share, "%s/seat%d", m->dir, i);
     ref_spawn spawn = { .cmd = c->bot_cmd[i], .cwd = c->bot_cwd[i], .env = env,
-                        .lim = &c->limits, .log_path = log, .sandbox = m->sandbox,
+                        .lim = &m->limits, .log_path = log, .sandbox = m->sandbox,
                         .share_dir = tcp ? NULL : share, .share_net = tcp };
     if (ref_proc_start(&s->proc, &spawn, err, sizeof err) < 0) {
         match_forfeit(m, i, REF_CRASH, "seat %d could not start: %s", i, err);
@@ -149,12 +149,12 @@ static int judge_limits(match *m, int i)
         match_forfeit(m, i, REF_MEMORY,
                       "seat %d went over its memory limit of %" PRIu64
                       " MiB (the kernel killed %" PRIu64 " of its processes)",
-                      i, m->cfg->limits.memory_bytes >> 20, u.oom_kills);
+                      i, m->limits.memory_bytes >> 20, u.oom_kills);
     else if (u.task_limit_hits)
         match_forfeit(m, i, REF_PROCESSES,
                       "seat %d went over its limit of %u processes and "
                       "threads",
-                      i, m->cfg->limits.max_processes);
+                      i, m->limits.max_processes);
     else
         return 0;
     return 1;
@@ -508,13 +508,13 @@ static void greet(match *m, int i, const msgpack_object *hello)
     r->hello_micros[i] = took < 1 ? 1 : took > UINT32_MAX ? UINT32_MAX : (uint32_t)took;
     m->sb.size = 0;
     ref_msg_welcome(&m->sb, m->g, r->options, i, m->n, m->g->team_of(m->state, i),
-                    (ref_clock){ m->cfg->move_ms, s->bank_us / 1000 });
+                    (ref_clock){ m->cfg->terms.move_ms, s->bank_us / 1000 });
     match_send(m, i);
 }
 
 void match_handshake(match *m)
 {
-    int64_t until = match_now(m) + m->cfg->handshake_ms * 1000;
+    int64_t until = match_now(m) + m->cfg->terms.handshake_ms * 1000;
     for (;;) {
         int waiting = -1;
         for (int i = m->n - 1; i >= 0; i--)
@@ -530,10 +530,10 @@ void match_handshake(match *m)
         if (from == -1 && w->rejected[0])
             match_forfeit(m, waiting, w->rejected,
                           "%s, and no valid hello came within %" PRId64 " ms", w->rejected_why,
-                          m->cfg->handshake_ms);
+                          m->cfg->terms.handshake_ms);
         else if (from == -1)
             match_forfeit(m, waiting, REF_TIMEOUT, "seat %d sent no hello within %" PRId64 " ms",
-                          waiting, m->cfg->handshake_ms);
+                          waiting, m->cfg->terms.handshake_ms);
         if (from < 0)
             return;
         greet(m, from, &msg.data);

@@ -90,7 +90,7 @@ void turn_start_clocks(match *m)
 {
     const ref_config *c = m->cfg;
     int measured = 1;
-    m->freeze = !c->ponder && !c->unmetered;
+    m->freeze = !c->terms.ponder && !c->unmetered;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
         if (!s->spawned || !s->proc.cg.sys || !ref_cg_freeze_kills(s->proc.cg.sys))
@@ -100,7 +100,7 @@ void turn_start_clocks(match *m)
     }
     cpu_set_t set;
     m->cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-    m->mode = measured ? c->clock_mode : REF_CLOCK_WALL;
+    m->mode = measured ? c->terms.clock : REF_CLOCK_WALL;
     m->mover = -1;
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
@@ -113,12 +113,12 @@ void turn_start_clocks(match *m)
     }
     char ceiling[24] = "";      /* " ceiling=" and a %g: at most 22 */
     if (m->mode == REF_CLOCK_CPU)
-        snprintf(ceiling, sizeof ceiling, " ceiling=%g", c->wall_ceiling);
+        snprintf(ceiling, sizeof ceiling, " ceiling=%g", ref_terms_wall_ceiling(&c->terms));
     snprintf(m->rec->clock, sizeof m->rec->clock, "%s%s between=%s%s",
              ref_clock_mode_name(m->mode), ceiling,
-             c->ponder || c->unmetered ? "ponder" : m->freeze ? "frozen" : "charged",
+             c->terms.ponder || c->unmetered ? "ponder" : m->freeze ? "frozen" : "charged",
              c->unmetered                 ? " (unmetered)"
-             : m->mode != c->clock_mode   ? " (no CPU time here)" : "");
+             : m->mode != c->terms.clock   ? " (no CPU time here)" : "");
 }
 
 static uint32_t clamp_us(int64_t us)
@@ -143,7 +143,8 @@ static int timed_out(match *m, int i, int nlegal, int64_t budget, int64_t cpu_us
 {
     seat *s = &m->seats[i];
     int cpu = m->mode == REF_CLOCK_CPU;
-    int starved = cpu && d->micros >= (uint64_t)(budget * m->cfg->wall_ceiling) * REF_STARVED;
+    double ceiling = ref_terms_wall_ceiling(&m->cfg->terms);
+    int starved = cpu && d->micros >= (uint64_t)(budget * ceiling) * REF_STARVED;
     if ((!cpu || starved) &&
         ref_meter_contended(budget, d->micros, s->meter.cpu_known ? cpu_used : -1, wait)) {
         match_forfeit(m, i, REF_CONTENDED,
@@ -193,21 +194,21 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         return -1;
     m->sb.size = 0;
     ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
-                    (ref_clock){ c->move_ms, s->bank_us / 1000 });
+                    (ref_clock){ c->terms.move_ms, s->bank_us / 1000 });
     /* Without pondering, what the bot used since its last decision ended
      * (nothing when it was frozen) is charged to this one. */
-    if (c->ponder)
+    if (c->terms.ponder)
         sample(m, s);
     uint64_t cpu0 = s->meter.cpu_ns, wait0 = s->meter.wait_ns;
     int cpu = m->mode == REF_CLOCK_CPU;
-    int64_t budget = c->move_ms * 1000 + s->bank_us, sent = match_now(m);
+    int64_t budget = c->terms.move_ms * 1000 + s->bank_us, sent = match_now(m);
     /* Under the CPU clock a decision is charged its CPU time or the wall
      * time it was not waiting for a CPU (sleeping, blocked, or running),
      * whichever is more (ref_meter_charge), so that a starved bot is never
      * charged and a sleeping one is; a hard limit, REF_STARVED times the
      * wall ceiling, ends even one the machine starves for good
      * (contended). */
-    int64_t ceiling = (int64_t)((double)budget * c->wall_ceiling);
+    int64_t ceiling = (int64_t)((double)budget * ref_terms_wall_ceiling(&c->terms));
     int64_t until = sent + (cpu ? ceiling * REF_STARVED : budget);
     /* The referee's threads' waits: libzmq's from the request on, its own
      * (this thread's) only over the last wait for a message, the one that
@@ -301,7 +302,7 @@ int turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
         msgpack_unpacked_destroy(&msg);
         if (bad < 0)
             return -1;
-        int64_t over = used - c->move_ms * 1000;
+        int64_t over = used - c->terms.move_ms * 1000;
         if (over > 0)
             s->bank_us = s->bank_us > over ? s->bank_us - over : 0;
         if (bad) {

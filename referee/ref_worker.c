@@ -31,6 +31,7 @@
 #include "mps.h"
 #include "mpw.h"
 #include "ref_job.h"
+#include "ref_link.h"
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -45,10 +46,8 @@ static int send_sb(void *sock, msgpack_sbuffer *sb)
 static void send_ready(void *sock, msgpack_sbuffer *sb)
 {
     msgpack_packer pk;
-    sb->size = 0;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 3);
-    mpw_str(&pk, "type");     mpw_str(&pk, "ready");
+    mpw_begin(sb, &pk);
+    mpw_message(&pk, "ready", 2);
     mpw_str(&pk, "protocol"); msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
     mpw_str(&pk, "pid");      msgpack_pack_int(&pk, getpid());
     send_sb(sock, sb);
@@ -67,52 +66,14 @@ static char *record_text(const ref_record *rec, const game_api *g)
     return text;
 }
 
-/* Each seat's log excerpt: {bytes: the log's size, text: bin}. */
-static void pack_logs(msgpack_packer *pk, const ref_log *logs, int n)
+/* Plays one job read into `job`, its bots' logs in log_dir. Returns 0, or
+ * -1 with `err` when it cannot be run. */
+static int play_job(ref_job *job, ref_sandbox_mode sandbox, const char *log_dir,
+                    ref_record *rec, char *err, size_t size)
 {
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) {
-        msgpack_pack_map(pk, 2);
-        mpw_str(pk, "bytes"); msgpack_pack_uint64(pk, logs[i].bytes);
-        mpw_str(pk, "text");
-        msgpack_pack_bin(pk, logs[i].len);
-        msgpack_pack_bin_body(pk, logs[i].text ? logs[i].text : "", logs[i].len);
-    }
-}
-
-static void send_result(void *sock, msgpack_sbuffer *sb, int64_t id, const char *error,
-                        const char *record, int64_t started, int64_t finished,
-                        const ref_log *logs, int nlogs)
-{
-    msgpack_packer pk;
-    sb->size = 0;
-    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, 7);
-    mpw_str(&pk, "type");        mpw_str(&pk, "result");
-    mpw_str(&pk, "id");          msgpack_pack_int64(&pk, id);
-    mpw_str(&pk, "error");       if (error) mpw_str(&pk, error); else msgpack_pack_nil(&pk);
-    mpw_str(&pk, "record");      if (record) mpw_str(&pk, record); else msgpack_pack_nil(&pk);
-    mpw_str(&pk, "started_ms");  msgpack_pack_int64(&pk, started);
-    mpw_str(&pk, "finished_ms"); msgpack_pack_int64(&pk, finished);
-    mpw_str(&pk, "logs");        pack_logs(&pk, logs, nlogs);
-    send_sb(sock, sb);
-}
-
-/* Plays one job. Returns 0, or -1 with `err` when it cannot be run. */
-static int play_job(const msgpack_object *map, ref_sandbox_mode sandbox, const char *log_dir,
-                    ref_record *rec, const game_api **game, int *nbots, char *err, size_t size)
-{
-    ref_job job;
-    int rc = ref_job_read(map, &job, err, size);
-    *game = job.cfg.game;
-    *nbots = job.cfg.nbots;
-    if (rc == 0) {
-        job.cfg.sandbox = sandbox;
-        job.cfg.log_dir = log_dir;
-        rc = ref_match_play(&job.cfg, rec, err, size);
-    }
-    ref_job_free(&job);
-    return rc;
+    job->cfg.sandbox = sandbox;
+    job->cfg.log_dir = log_dir;
+    return ref_match_play(&job->cfg, rec, err, size);
 }
 
 typedef struct worker_opts {
@@ -189,49 +150,50 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
 }
 
 /* Plays one job message and answers it. */
-static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *job,
+static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
                     const worker_opts *o)
 {
-    int64_t id = -1, log_cap = REF_LOG_DEFAULT_CAP;
-    uint64_t seed = 0;
-    mps_get_int(job, "id", &id);
-    mps_get_u64(job, "seed", &seed);
-    if (mps_get_int(job, "log_bytes", &log_cap) < 0 || log_cap < 0 || log_cap > REF_LOG_MAX_CAP)
-        log_cap = REF_LOG_DEFAULT_CAP;
+    ref_job job;
+    char err[512] = "";
+    int read = ref_job_read(msg, &job, err, sizeof err);
+    int64_t id = job.link.id;
+    uint64_t seed = job.link.seed;
     ref_record rec;
     ref_record_init(&rec);
-    char err[512] = "";
     /* The bots' logs go in a locked folder like a match's: one this worker
      * leaves behind when it is killed is swept by the next to start. */
     ref_dir dir;
-    int64_t started = clk_wall_ms();
-    const game_api *g = NULL;
-    int nbots = 0, played = -1;
+    ref_link_result res = { .id = id, .started_ms = clk_wall_ms() };
+    int nbots = read == 0 ? job.cfg.nbots : 0, played = -1;
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
-    int made = ref_dir_make(&dir, err, sizeof err) == 0;
+    int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
     ref_blame_job(id);
     if (made)
-        played = play_job(job, o->sandbox, dir.path, &rec, &g, &nbots, err, sizeof err);
+        played = play_job(&job, o->sandbox, dir.path, &rec, err, sizeof err);
     ref_blame_job(-1);
-    int64_t finished = clk_wall_ms();
-    ref_log logs[GAME_MAX_SEATS];
-    memset(logs, 0, sizeof logs);
+    res.finished_ms = clk_wall_ms();
     if (made)
-        collect_logs(&dir, nbots, (size_t)log_cap, logs);
-    char *text = played == 0 ? record_text(&rec, g) : NULL;
+        collect_logs(&dir, nbots, (size_t)job.link.log_bytes, res.logs);
+    res.record = played == 0 ? record_text(&rec, job.cfg.game) : NULL;
+    char oom[] = "out of memory";
+    res.error = played == 0 ? (res.record ? NULL : oom) : err;
+    res.nlogs = played == 0 ? nbots : 0;
     /* Logged before it is sent: a job logged as unfinished was never
      * answered (the container test relies on it). */
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": %s%s, %zu decisions,"
                 " %.1f s\n", id, seed, played == 0 ? rec.reason : "not played: ",
-                played == 0 ? "" : err, rec.ndecisions, (double)(finished - started) / 1000);
-    send_result(sock, sb, id, played == 0 ? (text ? NULL : "out of memory") : err, text,
-                started, finished, logs, played == 0 ? nbots : 0);
+                played == 0 ? "" : err, rec.ndecisions,
+                (double)(res.finished_ms - res.started_ms) / 1000);
+    sb->size = 0;
+    ref_link_result_pack(sb, &res);
+    send_sb(sock, sb);
     for (int i = 0; i < nbots; i++)
-        ref_log_free(&logs[i]);
-    free(text);
+        ref_log_free(&res.logs[i]);
+    free(res.record);
     ref_record_free(&rec);
+    ref_job_free(&job);
 }
 
 /* Events of the link: each new connection (the first, or one after the

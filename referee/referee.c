@@ -69,9 +69,9 @@ typedef struct play_args {
     ref_config c;
     const char *record_path, *transport;
     int quiet, help;
-    int64_t cpu_seconds, memory_mb, max_processes, max_files;
+    int64_t cpu_seconds, max_processes, max_files;
     double cpus;
-    const char *sandbox, *clock;
+    const char *sandbox;
 } play_args;
 
 static int add_bot(void *ctx, const char *flag, const char *value, char *err, size_t size)
@@ -113,10 +113,7 @@ static int play_with(play_args *a, game_options *options)
     c->transport = a->transport;
     if (ref_sandbox_mode_choose(a->sandbox, &c->sandbox, err, sizeof err) < 0)
         return die("%s", err);
-    if (ref_clock_mode_parse(a->clock, &c->clock_mode) < 0)
-        return die("--clock must be cpu or wall, not '%s'", a->clock);
     c->limits.cpu_seconds = (unsigned)a->cpu_seconds;
-    c->limits.memory_bytes = (uint64_t)a->memory_mb << 20;
     c->limits.cpu_millis = (unsigned)(a->cpus * 1000 + 0.5);
     c->limits.max_processes = (unsigned)a->max_processes;
     c->limits.max_open_files = (unsigned)a->max_files;
@@ -162,9 +159,7 @@ static int cmd_play(int argc, char **argv)
     a.c.seed = 1;
     a.transport = "ipc";
     a.cpu_seconds = a.c.limits.cpu_seconds;
-    a.memory_mb = (int64_t)(a.c.limits.memory_bytes >> 20);
     a.cpus = a.c.limits.cpu_millis / 1000.0;
-    a.clock = ref_clock_mode_name(a.c.clock_mode);
     a.max_processes = a.c.limits.max_processes;
     a.max_files = a.c.limits.max_open_files;
     char err[512];
@@ -176,21 +171,9 @@ static int cmd_play(int argc, char **argv)
         CLI_CALL("--bot", "CMD", "a bot's command; one per seat, in seat order", add_bot, &a.c),
         CLI_ARG("--seed", CLI_U64, "N", "match seed (default 1)", &a.c.seed),
         CLI_ARG("--record", CLI_STR, "FILE", "write the match record", &a.record_path),
-        CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &a.c.move_ms, 1, 3600000),
-        CLI_NUM("--bank-ms", CLI_I64, "N", "time bank for overruns (default 10000)", &a.c.bank_ms, 0,
-          36000000),
-        CLI_NUM("--handshake-ms", CLI_I64, "N", "time from start to hello (default 10000)",
-          &a.c.handshake_ms, 1, 3600000),
-        CLI_NUM("--strikes", CLI_INT, "N", "0: forfeit at the first illegal action or timeout; N: a "
-          "random legal action instead, forfeit at the N-th", &a.c.strikes, 0, 1000),
-        CLI_ARG("--clock", CLI_STR, "cpu|wall", "what a decision is charged: the CPU time of all "
-          "the bot's processes and threads or the wall time it did not wait for a CPU, "
-          "whichever is more (default), or wall time", &a.clock),
-        CLI_NUM("--wall-ceiling", CLI_F64, "X", "--clock cpu: a decision starved of CPU ends after "
-          "10 x X times its time (move + bank left) in wall time (default 3)", &a.c.wall_ceiling, 1,
-          REF_WALL_CEILING_MAX),
-        CLI_ARG("--ponder", CLI_SWITCH, NULL, "let bots run between their turns (default: "
-          "that CPU charged to their next decision, and frozen there once seen pondering)", &a.c.ponder),
+        CLI_END,
+    };
+    const cli_flag limits[] = {
         CLI_NUM("--max-message", CLI_I64, "N", "largest message a bot may send, bytes (default 1048576)",
           &a.c.max_message, 64, 1 << 30),
         CLI_ARG("--log-dir", CLI_STR, "DIR", "keep each bot's output in DIR/seatN.log", &a.c.log_dir),
@@ -200,8 +183,6 @@ static int cmd_play(int argc, char **argv)
                 "layer; none: the referee's environment (default $ARENA_SANDBOX, else auto; "
                 "docs/SECURITY.md)",
                 &a.sandbox),
-        CLI_NUM("--memory-mb", CLI_I64, "N", "real memory of each bot (its cgroup; without one, "
-                "its address space) (default 2048; 0: no limit)", &a.memory_mb, 0, 1 << 20),
         CLI_NUM("--max-processes", CLI_I64, "N", "processes and threads of each bot (default 512)",
                 &a.max_processes, 0, 100000),
         CLI_NUM("--cpus", CLI_F64, "X", "CPU quota of each bot, in cores, e.g. 1.5 (default: none)",
@@ -213,8 +194,13 @@ static int cmd_play(int argc, char **argv)
         CLI_ARG("--quiet", CLI_SWITCH, NULL, "print only the result line", &a.quiet),
         CLI_END,
     };
+    cli_flag terms[REF_TERMS_FLAGS + 1];
+    ref_terms_flags(&a.c.terms, terms);
     cli_flag *game_flags = options ? game_cli_flags(options) : NULL;
-    cli_flag *all = game_flags ? cli_join(flags, game_flags) : NULL;
+    cli_flag *match = cli_join(flags, terms), *own = match ? cli_join(match, limits) : NULL;
+    cli_flag *all = game_flags && own ? cli_join(own, game_flags) : NULL;
+    free(match);
+    free(own);
     int rc;
     if (!all) {
         rc = die("%s", "out of memory");

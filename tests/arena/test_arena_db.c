@@ -321,12 +321,13 @@ static arena_tournament tour(int games)
     snprintf(t.options, sizeof t.options, "players=2 setup=draft");
     t.games = games;
     t.seed = 0x8123456789abcdefULL;
-    t.move_ms = 1000;
-    t.bank_ms = 10000;
-    t.handshake_ms = 5000;
-    t.strikes = 2;
+    t.terms.move_ms = 1000;
+    t.terms.bank_ms = 10000;
+    t.terms.handshake_ms = 5000;
+    t.terms.strikes = 2;
     t.elo_k = 24.5;
-    t.memory_mb = -1;
+    t.terms.memory_mb = -1;
+    t.terms.wall_ceiling_pct = 300;
     t.planned = games;
     return t;
 }
@@ -360,19 +361,22 @@ static void test_tournaments(void **state)
     assert_int_equal(again.nbots, 2);
     assert_int_equal(again.bot[0], a);
     assert_int_equal(again.bot[1], b);
-    assert_int_equal(again.move_ms, 1000);
-    assert_int_equal(again.bank_ms, 10000);
-    assert_int_equal(again.handshake_ms, 5000);
-    assert_int_equal(again.strikes, 2);
+    assert_int_equal(again.terms.move_ms, 1000);
+    assert_int_equal(again.terms.bank_ms, 10000);
+    assert_int_equal(again.terms.handshake_ms, 5000);
+    assert_int_equal(again.terms.strikes, 2);
     assert_true(again.elo_k == 24.5);
-    assert_int_equal(again.memory_mb, -1);
+    assert_int_equal(again.terms.memory_mb, -1);
+    assert_int_equal(again.terms.clock, REF_CLOCK_CPU);
+    assert_int_equal(again.terms.wall_ceiling_pct, 300);
+    assert_int_equal(again.terms.ponder, 0);
     assert_int_equal(again.planned, 10);
     assert_int_equal(again.done, 0);
     assert_int_equal(again.finished, 0);
 
     /* Any field of the spec told apart: another game, order of bots, K... */
-    int64_t ids[9] = {0};
-    for (int v = 0; v < 9; v++) {
+    int64_t ids[12] = {0};
+    for (int v = 0; v < 12; v++) {
         arena_tournament o = tour(10);
         o.nbots = 2;
         o.bot[0] = a;
@@ -381,19 +385,28 @@ static void test_tournaments(void **state)
         case 0: snprintf(o.game, sizeof o.game, "other"); break;
         case 1: o.bot[0] = b; o.bot[1] = a; break;
         case 2: o.elo_k = 24.25; break;
-        case 3: o.memory_mb = 0; break;
+        case 3: o.terms.memory_mb = 0; break;
         case 4: o.seed ^= 1u << 31; break;
-        case 5: o.strikes = 0; break;
+        case 5: o.terms.strikes = 0; break;
         case 6: o.nbots = 1; break;
         case 7: snprintf(o.format, sizeof o.format, "gauntlet"); break;
         case 8: snprintf(o.options, sizeof o.options, "players=2 setup=dealt"); break;
+        case 9: o.terms.clock = REF_CLOCK_WALL; break;
+        case 10: o.terms.wall_ceiling_pct = 250; break;
+        case 11: o.terms.ponder = 1; break;
         }
         assert_int_equal(arena_db_tournament_open(db, &o, err, sizeof err), 0);
         ids[v] = o.id;
         for (int w = 0; w < v; w++)
             assert_int_not_equal(ids[w], o.id);
-        assert_int_equal(arena_db_tournament_open(db, &o, err, sizeof err), 1);
         assert_int_equal(o.id, ids[v]);
+        arena_tournament got;                   /* the terms read back from the row */
+        assert_int_equal(arena_db_tournament_get(db, o.id, &got), 0);
+        assert_int_equal(got.terms.clock, o.terms.clock);
+        assert_int_equal(got.terms.wall_ceiling_pct, o.terms.wall_ceiling_pct);
+        assert_int_equal(got.terms.ponder, o.terms.ponder);
+        assert_int_equal(got.terms.memory_mb, o.terms.memory_mb);
+        assert_int_equal(got.terms.strikes, o.terms.strikes);
     }
 
     /* Stored out of order, listed in order. */
@@ -423,7 +436,7 @@ static void test_tournaments(void **state)
     assert_int_equal(got.games, 10);
     assert_int_equal(arena_db_tournament_get(db, 9999, &got), 1);
 
-    for (int v = 8; v >= 0; v--)
+    for (int v = 11; v >= 0; v--)
         assert_int_equal(arena_db_tournament_finish(db, ids[v]), 0);
     assert_int_equal(arena_db_tournament_latest_unfinished(db, &got), 0);
     assert_int_equal(got.id, t2.id);

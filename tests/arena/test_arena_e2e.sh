@@ -565,6 +565,7 @@ test_bad_input() {
   expect_error "unknown option '--bogus'" --db "$DB" standings --bogus
   expect_error "setup" --db "$DB" tournament --setup nonsense greedy random
   expect_error "--seed" --db "$DB" tournament --seed -1 greedy random
+  expect_error "--strikes" --db "$DB" tournament --strikes 1001 greedy random
   expect_error "/no/such/bot" --db "$DB" bot add x --no-test --cmd /no/such/bot
   expect_error "no_such_command_zz" --db "$DB" bot add x --no-test --cmd "no_such_command_zz --flag"
   expect_error "already registered" --db "$DB" bot add greedy --no-test --cmd "$GREEDY_BOT"
@@ -580,6 +581,19 @@ test_bad_input() {
   diff "$T/before" "$T/after" >"$T/diff" || fail "bad input changed the database:
 $(cat "$T/diff")"
   check_ok
+
+  # A stored tournament whose terms are out of their range (arenas before
+  # ref_terms took --strikes up to 36000000, which workers then ignored) is
+  # refused when resumed, in one line, not handed to workers that would
+  # refuse every job of it.
+  local finished
+  finished=$(sql 'SELECT finished_at FROM tournaments WHERE id = 1')
+  terms_sql() { "$PYTHON" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
+c.execute(sys.argv[2]); c.commit()' "$DB" "$1"; }
+  terms_sql 'UPDATE tournaments SET strikes = 5000, finished_at = NULL WHERE id = 1'
+  expect_error "strikes is out of its range" --db "$DB" tournament --resume --concurrency 2
+  eq "$(sql 'SELECT count(*) FROM tournaments')" 1 "tournaments after a refused resume"
+  terms_sql "UPDATE tournaments SET strikes = 0, finished_at = $finished WHERE id = 1"
 
   # A removed bot keeps its past matches.
   local r7 id

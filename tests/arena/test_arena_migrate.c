@@ -154,12 +154,12 @@ static void test_rows_move_exactly(void **state)
         arena_tournament t;
         assert_int_equal(arena_db_tournament_get(db, id, &t), 0);
         assert_string_equal(t.game, legacy);
-        assert_true(t.move_ms == key_field(key, "move_ms", -2));
-        assert_true(t.bank_ms == key_field(key, "bank_ms", -2));
-        assert_true(t.handshake_ms == key_field(key, "handshake_ms", -2));
-        assert_true(t.strikes == key_field(key, "strikes", -2));
+        assert_true(t.terms.move_ms == key_field(key, "move_ms", -2));
+        assert_true(t.terms.bank_ms == key_field(key, "bank_ms", -2));
+        assert_true(t.terms.handshake_ms == key_field(key, "handshake_ms", -2));
+        assert_true(t.terms.strikes == key_field(key, "strikes", -2));
         assert_true(t.elo_k == key_field(key, "elo_k", -2));
-        assert_true(t.memory_mb == key_field(key, "memory_mb", -1));
+        assert_true(t.terms.memory_mb == key_field(key, "memory_mb", -1));
         assert_true(t.nbots >= 2);
         assert_true(t.seed == (uint64_t)strtoull(strstr(key, " seed=") + 6, NULL, 10));
     }

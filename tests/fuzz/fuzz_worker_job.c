@@ -24,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(c->nbots >= 1 && c->nbots <= GAME_MAX_SEATS);
         for (int i = 0; i < c->nbots; i++)
             FUZZ_CHECK(c->bot_cmd[i] && (!c->bot_cwd[i] || c->bot_cwd[i][0]));
-        FUZZ_CHECK(c->move_ms >= 0 && c->bank_ms >= 0 && c->handshake_ms >= 0);
+        char why[128];
+        FUZZ_CHECK(ref_terms_check(&c->terms, why, sizeof why) == 0);
         char text[GAME_OPTIONS_TEXT_MAX + 1];
         game_options_format(c->options, text, sizeof text);
         game_options *again = game_options_new(c->game);

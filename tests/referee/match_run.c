@@ -142,9 +142,9 @@ run *run_new(void)
     r->cfg.options = r->options;
     r->cfg.seed = 7;
     r->cfg.nbots = 2;
-    r->cfg.move_ms = 500;
-    r->cfg.bank_ms = 1000;
-    r->cfg.handshake_ms = 8000;
+    r->cfg.terms.move_ms = 500;
+    r->cfg.terms.bank_ms = 1000;
+    r->cfg.terms.handshake_ms = 8000;
     r->cfg.limits.memory_bytes = 0;
     snprintf(r->marker, sizeof r->marker, "arena-test-%d-%d", (int)getpid(), ++match_count);
     snprintf(r->logdir, sizeof r->logdir, "/tmp/arena-test-XXXXXX");
@@ -213,7 +213,7 @@ void run_use_log_clock(run *r)
 {
     r->clock = (clk_source){ log_clock_now, r };
     r->cfg.clock = &r->clock;
-    r->cfg.clock_mode = REF_CLOCK_WALL;     /* the clock the bots drive */
+    r->cfg.terms.clock = REF_CLOCK_WALL;     /* the clock the bots drive */
 }
 
 /* The bot output kept in seat's log, NUL-terminated; free it. */

@@ -26,8 +26,8 @@ static run *thinking_match(int64_t move_ms, int64_t bank_ms, const char *think)
     char args[128];
     snprintf(args, sizeof args, "think %s", think);
     run *r = run_new();
-    r->cfg.move_ms = move_ms;
-    r->cfg.bank_ms = bank_ms;
+    r->cfg.terms.move_ms = move_ms;
+    r->cfg.terms.bank_ms = bank_ms;
     run_use_log_clock(r);
     run_badbot(r, 1, args);
     return r;
@@ -119,7 +119,7 @@ static void test_the_deadline_is_move_time_plus_bank(void **state)
 static void test_a_timeout_empties_the_bank(void **state)
 {
     run *r = thinking_match(100, 1000, "30,2000,100");
-    r->cfg.strikes = 2;
+    r->cfg.terms.strikes = 2;
     run_option(r, "round_limit", "8");
     run_play(r);
     assert_game_result(&r->rec);
@@ -150,8 +150,8 @@ static void test_cpu_clock_charges_sleep(void **state)
 {
     (void)state;
     run *r = thinking_match(100, 1000, "150");
-    r->cfg.clock_mode = REF_CLOCK_CPU;
-    r->cfg.wall_ceiling = 3;
+    r->cfg.terms.clock = REF_CLOCK_CPU;
+    r->cfg.terms.wall_ceiling_pct = 300;
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
     int own, subs;

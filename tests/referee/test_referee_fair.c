@@ -32,7 +32,7 @@ static run *short_match(const char *args, ref_clock_mode mode)
 {
     run *r = run_new();
     run_option(r, "round_limit", "3");
-    r->cfg.clock_mode = mode;
+    r->cfg.terms.clock = mode;
     run_badbot(r, 1, args);
     return r;
 }
@@ -79,9 +79,9 @@ static void test_sleeper_times_out(void **state)
 {
     (void)state;
     run *r = short_match("slow 5000", REF_CLOCK_CPU);
-    r->cfg.move_ms = 100;
-    r->cfg.bank_ms = 0;
-    r->cfg.wall_ceiling = 3;
+    r->cfg.terms.move_ms = 100;
+    r->cfg.terms.bank_ms = 0;
+    r->cfg.terms.wall_ceiling_pct = 300;
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
     if (!strstr(r->rec.detail, "not waiting for a CPU, over its 100 ms"))
@@ -100,10 +100,10 @@ static void test_sleeper_spends_its_bank(void **state)
 {
     (void)state;
     run *r = run_new();
-    r->cfg.clock_mode = REF_CLOCK_CPU;
-    r->cfg.move_ms = 100;
-    r->cfg.bank_ms = 200;
-    r->cfg.wall_ceiling = 3;
+    r->cfg.terms.clock = REF_CLOCK_CPU;
+    r->cfg.terms.move_ms = 100;
+    r->cfg.terms.bank_ms = 200;
+    r->cfg.terms.wall_ceiling_pct = 300;
     run_badbot(r, 1, "slow 150");
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
@@ -121,9 +121,9 @@ static void test_threads_share_the_budget(void **state)
 {
     (void)state;
     run *r = short_match("spin 1:150", REF_CLOCK_CPU);
-    r->cfg.move_ms = 400;
-    r->cfg.bank_ms = 0;
-    r->cfg.wall_ceiling = 100;        /* the load may slow it, not the test */
+    r->cfg.terms.move_ms = 400;
+    r->cfg.terms.bank_ms = 0;
+    r->cfg.terms.wall_ceiling_pct = 10000;        /* the load may slow it, not the test */
     run_play(r);
     assert_game_result(&r->rec);
     const ref_decision *d = first_of(&r->rec, 1);
@@ -132,9 +132,9 @@ static void test_threads_share_the_budget(void **state)
     run_free(r);
 
     r = short_match("spin 4:600", REF_CLOCK_CPU);
-    r->cfg.move_ms = 400;
-    r->cfg.bank_ms = 0;
-    r->cfg.wall_ceiling = 100;
+    r->cfg.terms.move_ms = 400;
+    r->cfg.terms.bank_ms = 0;
+    r->cfg.terms.wall_ceiling_pct = 10000;
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
     if (!strstr(r->rec.detail, "ms of CPU, over its 400 ms"))
@@ -187,8 +187,8 @@ static void test_wall_clock_contended(void **state)
 {
     (void)state;
     run *r = short_match("spin 1:70", REF_CLOCK_WALL);
-    r->cfg.move_ms = 100;
-    r->cfg.bank_ms = 0;
+    r->cfg.terms.move_ms = 100;
+    r->cfg.terms.bank_ms = 0;
     play_contended(r);
     assert_string_equal(r->rec.reason, REF_CONTENDED);
     assert_int_equal(r->rec.culprit, 1);
@@ -203,9 +203,9 @@ static void test_cpu_clock_not_charged(void **state)
 {
     (void)state;
     run *r = short_match("spin 1:40", REF_CLOCK_CPU);
-    r->cfg.move_ms = 100;
-    r->cfg.bank_ms = 0;
-    r->cfg.wall_ceiling = 200;
+    r->cfg.terms.move_ms = 100;
+    r->cfg.terms.bank_ms = 0;
+    r->cfg.terms.wall_ceiling_pct = 20000;
     play_contended(r);
     assert_game_result(&r->rec);
     uint64_t waited = 0;
@@ -224,8 +224,8 @@ static void ponder_share(int ponder, double *outside, double *opponent, char *cl
 {
     run *r = run_new();
     run_option(r, "round_limit", "4");
-    r->cfg.ponder = ponder;
-    r->cfg.wall_ceiling = 100;
+    r->cfg.terms.ponder = ponder;
+    r->cfg.terms.wall_ceiling_pct = 10000;
     run_badbot(r, 0, "ponder");
     run_badbot(r, 1, "spin 1:25");
     run_play(r);

@@ -34,7 +34,7 @@ static void expect_refused(int seat, const refusal *x)
     char args[64];
     snprintf(args, sizeof args, "hello %s", x->form);
     run *r = run_new();
-    r->cfg.handshake_ms = 1500;
+    r->cfg.terms.handshake_ms = 1500;
     run_badbot(r, seat, args);
     run_play(r);
     if (strcmp(r->rec.reason, x->reason) != 0 || r->rec.culprit != seat)
@@ -112,7 +112,7 @@ static void test_hello_twice(void **state)
 static void test_no_hello(void **state)
 {
     run *r = run_new();
-    r->cfg.handshake_ms = 1000;
+    r->cfg.terms.handshake_ms = 1000;
     snprintf(r->cmd[0], sizeof r->cmd[0], "ARENA_TEST_MARKER=%s exec sleep 300", r->marker);
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 0);

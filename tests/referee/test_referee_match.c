@@ -105,8 +105,8 @@ static void test_slow_within_move_limit(void **state)
 {
     run *r = run_new();
     run_option(r, "round_limit", "6");
-    r->cfg.move_ms = 300;
-    r->cfg.bank_ms = 0;
+    r->cfg.terms.move_ms = 300;
+    r->cfg.terms.bank_ms = 0;
     run_badbot(r, 1, "slow 30");
     run_play(r);
     assert_game_result(&r->rec);
@@ -394,8 +394,8 @@ static void test_missing_program(void **state)
 static void test_hang(void **state)
 {
     run *r = run_new();
-    r->cfg.move_ms = 200;
-    r->cfg.bank_ms = 300;
+    r->cfg.terms.move_ms = 200;
+    r->cfg.terms.bank_ms = 300;
     run_badbot(r, 1, "hang");
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 1);
@@ -421,7 +421,7 @@ static void test_garbage(void **state)
 static void test_huge(void **state)
 {
     run *r = run_new();
-    r->cfg.move_ms = 20000;
+    r->cfg.terms.move_ms = 20000;
     run_badbot(r, 1, "huge");
     run_play(r);
     assert_forfeit(&r->rec, REF_OVERSIZED, 1);
@@ -580,10 +580,10 @@ static void test_wrong_id(void **state)
 static void test_strikes_late_answer_ignored(void **state)
 {
     run *r = run_new();
-    r->cfg.strikes = 2;
-    r->cfg.move_ms = 400;
-    r->cfg.bank_ms = 400;
-    r->cfg.clock_mode = REF_CLOCK_WALL;     /* the bot sleeps */
+    r->cfg.terms.strikes = 2;
+    r->cfg.terms.move_ms = 400;
+    r->cfg.terms.bank_ms = 400;
+    r->cfg.terms.clock = REF_CLOCK_WALL;     /* the bot sleeps */
     /* Times out at 800 ms; the bank is then spent, so a next request sent
      * at once has until 1200 ms: the bot answers both at 1000 ms. */
     run_badbot(r, 1, "late 1000");
@@ -599,7 +599,7 @@ static void test_strikes_late_answer_ignored(void **state)
 static void test_strikes_illegal(void **state)
 {
     run *r = run_new();
-    r->cfg.strikes = 3;
+    r->cfg.terms.strikes = 3;
     run_badbot(r, 1, "illegal");
     run_play(r);
     assert_forfeit(&r->rec, REF_ILLEGAL, 1);
@@ -638,9 +638,9 @@ static void test_strikes_illegal(void **state)
 static void test_strikes_timeout(void **state)
 {
     run *r = run_new();
-    r->cfg.strikes = 2;
-    r->cfg.move_ms = 200;
-    r->cfg.bank_ms = 200;
+    r->cfg.terms.strikes = 2;
+    r->cfg.terms.move_ms = 200;
+    r->cfg.terms.bank_ms = 200;
     run_badbot(r, 0, "hang");
     run_play(r);
     assert_forfeit(&r->rec, REF_TIMEOUT, 0);

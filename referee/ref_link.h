@@ -1,0 +1,92 @@
+/*
+ * ref_link.h - the worker link's two messages that carry a match, each
+ * way: the arena's `job` (ref_link_job_pack, read by a worker with
+ * ref_link_job_read) and the worker's `result` (ref_link_result_pack,
+ * read by the arena with ref_link_result_read). Their keys are the
+ * REF_LINK_* names below; ARCHITECTURE.md ("The worker link") shows the
+ * messages whole. Both readers take untrusted bytes: a field of the
+ * wrong type or range is an error or its default, never a crash
+ * (tests/fuzz/fuzz_worker_job.c, fuzz_worker_result.c).
+ */
+#ifndef REF_LINK_H
+#define REF_LINK_H
+
+#include <msgpack.h>
+#include <stdint.h>
+#include "game.h"
+#include "ref_env.h"
+#include "ref_log.h"
+#include "ref_terms.h"
+
+#define REF_LINK_TYPE          "type"
+#define REF_LINK_JOB           "job"         /* the type of a job */
+#define REF_LINK_RESULT        "result"      /* the type of a result */
+#define REF_LINK_ID            "id"
+/* a job's */
+#define REF_LINK_GAME          "game"
+#define REF_LINK_OPTIONS       "options"
+#define REF_LINK_SEED          "seed"
+#define REF_LINK_BOTS          "bots"        /* [{cmd, cwd, env}] in seat order */
+#define REF_LINK_CMD           "cmd"
+#define REF_LINK_CWD           "cwd"
+#define REF_LINK_ENV           "env"
+#define REF_LINK_TIME          "time"        /* the time control's terms */
+#define REF_LINK_MOVE_MS       "move_ms"
+#define REF_LINK_BANK_MS       "bank_ms"
+#define REF_LINK_HANDSHAKE_MS  "handshake_ms"
+#define REF_LINK_CLOCK         "clock"
+#define REF_LINK_CEILING_PCT   "ceiling_pct"
+#define REF_LINK_PONDER        "ponder"
+#define REF_LINK_STRIKES       "strikes"
+#define REF_LINK_MEMORY_MB     "memory_mb"   /* absent: the referee's default */
+#define REF_LINK_LOG_BYTES     "log_bytes"
+/* a result's */
+#define REF_LINK_ERROR         "error"       /* the referee could not run it, or nil */
+#define REF_LINK_RECORD        "record"      /* the match record's text, or nil */
+#define REF_LINK_STARTED_MS    "started_ms"
+#define REF_LINK_FINISHED_MS   "finished_ms"
+#define REF_LINK_LOGS          "logs"        /* [{bytes, text: bin}] in seat order */
+#define REF_LINK_BYTES         "bytes"
+#define REF_LINK_TEXT          "text"
+
+typedef struct ref_link_job {
+    int64_t  id;                  /* the arena's: a game_index */
+    char     game[32];            /* the game's registry name */
+    char     options[GAME_OPTIONS_TEXT_MAX + 1];   /* its options' text */
+    uint64_t seed;
+    int      nbots;
+    char     cmd[GAME_MAX_SEATS][1024];
+    char     cwd[GAME_MAX_SEATS][512];             /* "": the worker's */
+    char     env[GAME_MAX_SEATS][REF_ENV_TEXT];    /* each bot's registered environment */
+    ref_terms terms;
+    int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
+} ref_link_job;
+
+/* Appends the `job` message for *job to sb. */
+void ref_link_job_pack(msgpack_sbuffer *sb, const ref_link_job *job);
+/* The job map `m` into *job: what it lacks keeps its default (the terms'
+ * and REF_LOG_DEFAULT_CAP), and its id is read first, so that an error can
+ * be answered. 0, or -1 with err: "malformed job..." (the terms checked by
+ * ref_terms_check). */
+int  ref_link_job_read(const msgpack_object *m, ref_link_job *job, char *err, size_t size);
+
+typedef struct ref_link_result {
+    int64_t id;
+    char   *error;                /* malloc'ed, or NULL */
+    char   *record;               /* malloc'ed, or NULL */
+    int64_t started_ms, finished_ms;
+    ref_log logs[GAME_MAX_SEATS]; /* the seats' log excerpts (texts malloc'ed) */
+    int     log_seat[GAME_MAX_SEATS];   /* ... each of seat: its place in the message */
+    int     nlogs;
+} ref_link_result;
+
+/* Appends the `result` message for *r to sb (a NULL error or record: nil). */
+void ref_link_result_pack(msgpack_sbuffer *sb, const ref_link_result *r);
+/* The result map `m` into *r (free it with ref_link_result_free): a log
+ * entry that is not {bytes, text: bin} is skipped (logs are for people;
+ * the record is what is checked). A result with neither an error nor a
+ * record says so in its error. */
+void ref_link_result_read(const msgpack_object *m, ref_link_result *r);
+void ref_link_result_free(ref_link_result *r);
+
+#endif
