@@ -17,8 +17,8 @@ int arena_read_begin(arena_db *db, char *err, size_t size)
 
 void arena_read_end(arena_db *db)
 {
-    if (db && sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        adb_rollback(db);
+    if (db)
+        adb_commit(db, NULL, 0);      /* rolls back when it cannot commit */
 }
 
 /* Each bot with its label and what the status shown is made of (the CLI's
