@@ -2,8 +2,10 @@
  * web_api.c - the JSON API's lists (web/API.md): standings, crosstable,
  * the kinds of match and the tournaments.
  *
- * Standings and crosstables come from web_cache.c (the arena's own
- * reports); pages of matches, bots and live from web_api_matches.c.
+ * Standings and crosstables are the arena's own reports, and the bots
+ * beside them a report of this file; web_cache.c keeps each one's JSON
+ * until matches change. Pages of matches, bots and live are in
+ * web_api_matches.c; what each reads, in db/arena_read.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
