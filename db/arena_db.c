@@ -469,7 +469,6 @@ int arena_db_open_readonly(arena_db **out, const char *path, char *err, size_t s
     return 0;
 }
 
-sqlite3 *arena_db_sqlite(arena_db *db) { return db->h; }
 
 void arena_db_close(arena_db *db)
 {

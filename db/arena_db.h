@@ -6,7 +6,8 @@
  * crash at any moment leaves either both or neither, and the ratings table
  * always equals a replay of the matches table (arena_db_check_ratings).
  * All text the user gave (names, commands) is bound as parameters, never
- * pasted into SQL.
+ * pasted into SQL. Every statement over these tables is in this folder:
+ * what the web shows is read by arena_read.h.
  */
 #ifndef ARENA_DB_H
 #define ARENA_DB_H
@@ -23,7 +24,6 @@
 #define ARENA_ELO_START 1500.0
 
 typedef struct arena_db arena_db;
-struct sqlite3;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
@@ -40,9 +40,6 @@ int  arena_db_open(arena_db **db, const char *path, int create, char *err, size_
  * would write. 0, or -1 with a one-line reason. */
 int  arena_db_open_readonly(arena_db **db, const char *path, char *err, size_t size);
 void arena_db_close(arena_db *db);
-/* The connection, for a read-only view that runs its own queries (the
- * web's API, web/web_sql.c); every write goes through this library. */
-struct sqlite3 *arena_db_sqlite(arena_db *db);
 int  arena_db_schema_version(arena_db *db);
 
 /* ---- bots ---------------------------------------------------------------- */
@@ -85,18 +82,6 @@ typedef struct arena_bot {
  * not tell them apart either). */
 int  arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size);
 int  arena_db_bot_remove(arena_db *db, const char *ref, char *err, size_t size);
-/* A bot's label in SQL, for the bots row aliased `b`: its name, then
- * "@VERSION" when another row has the same name, or "#ID" when the
- * version does not tell them apart either (arena_bot.label). Public
- * for readers with their own SQL (the web). */
-#define ARENA_DB_BOT_LABEL(b) \
-    "(" b ".name || CASE" \
-    " WHEN NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name AND o.id <> " b ".id)" \
-    "  THEN ''" \
-    " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
-    "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
-    " ELSE '#' || " b ".id END)"
-
 /* 0 found, 1 no such registered bot, -1 error. */
 int  arena_db_bot_by_name(arena_db *db, const char *ref, arena_bot *out);
 int  arena_db_bot_by_id(arena_db *db, int64_t id, arena_bot *out);   /* removed too */

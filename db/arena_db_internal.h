@@ -12,6 +12,7 @@
  * arena_db_match.c      matches, their seats and the rating update
  * arena_db_check.c      results, pair results, the ratings replay check
  * arena_db_log.c        seats' logs kept with their matches, retention
+ * arena_read*.c         what the web shows (arena_read.h)
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -24,7 +25,7 @@
 #include "clk.h"
 
 /* Distinct SQL texts in the library; the cache asserts it never fills. */
-#define ADB_CACHE 96
+#define ADB_CACHE 128
 
 struct arena_db {
     sqlite3 *h;
@@ -89,8 +90,16 @@ extern const char *const adb_migrations[ARENA_DB_SCHEMA];
     "SELECT s.bot_id, s.match_id FROM matches m" \
     " JOIN match_seats s ON s.match_id = m.id AND s.seat = m.culprit"
 
-/* A bot's label in SQL: ARENA_DB_BOT_LABEL (arena_db.h). */
-#define ADB_BOT_LABEL(b) ARENA_DB_BOT_LABEL(b)
+/* A bot's label in SQL, for the bots row aliased `b`: its name, then
+ * "@VERSION" when another row has the same name, or "#ID" when the
+ * version does not tell them apart either (arena_bot.label). */
+#define ADB_BOT_LABEL(b) \
+    "(" b ".name || CASE" \
+    " WHEN NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name AND o.id <> " b ".id)" \
+    "  THEN ''" \
+    " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
+    "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
+    " ELSE '#' || " b ".id END)"
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

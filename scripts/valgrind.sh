@@ -29,7 +29,7 @@ done
 run test_hidden_messages "$build/tests/protocol/test_hidden_messages"
 run test_roundtrip "$build/tests/protocol/test_roundtrip"
 run test_ratings "$build/ratings/test_ratings"
-for t in test_arena_db test_arena_plan; do
+for t in test_arena_db test_arena_read test_arena_plan; do
   [ -x "$build/tests/arena/$t" ] && run "$t" "$build/tests/arena/$t"
 done
 run test_arena_seats "$build/tests/arena/test_arena_seats"

@@ -5,7 +5,9 @@
  * files built into the program (web/assets/, uPlot from npm); each page
  * draws what the JSON API (web/API.md) returns, and so can anyone else.
  * The server opens the database read-only (a WAL reader beside a running
- * tournament or ladder), answers GET and HEAD only, and runs nothing.
+ * tournament or ladder), answers GET and HEAD only, and runs nothing. It
+ * holds no SQL: what each route reads is db/arena_read.h's, in one read
+ * transaction a request.
  *
  * web_server.c   civetweb, routes, headers (CSP), assets, errors
  * web_query.c    a request's query string, strictly parsed

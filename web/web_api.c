@@ -2,12 +2,16 @@
  * web_api.c - the JSON API's lists (web/API.md): standings, crosstable,
  * the kinds of match and the tournaments.
  *
- * Standings and crosstables come from web_cache.c (the arena's own
- * reports); pages of matches, bots and live from web_api_matches.c.
+ * Standings and crosstables are the arena's own reports, and the bots
+ * beside them a report of this file; web_cache.c keeps each one's JSON
+ * until matches change. Pages of matches, bots and live are in
+ * web_api_matches.c; what each reads, in db/arena_read.h.
  */
-#include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "arena_read.h"
+#include "arena_report.h"
 #include "game.h"
 #include "web_internal.h"
 
@@ -49,97 +53,52 @@ int web_param_filter(web_req *r, arena_match_filter *f)
     return 0;
 }
 
-static sqlite3_stmt *prepare(web_req *r, const char *sql)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(arena_db_sqlite(r->db), sql, -1, &st, NULL) != SQLITE_OK) {
-        web_fail(r, 503, "cannot read the database: %s", sqlite3_errmsg(arena_db_sqlite(r->db)));
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
-}
-
-static void col_str(jw *w, sqlite3_stmt *st, int col)
-{
-    if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        jw_null(w);
-    else
-        jw_strn(w, (const char *)sqlite3_column_text(st, col),
-                (size_t)sqlite3_column_bytes(st, col));
-}
-
-static void col_int(jw *w, sqlite3_stmt *st, int col)
-{
-    if (sqlite3_column_type(st, col) == SQLITE_NULL)
-        jw_null(w);
-    else
-        jw_int(w, sqlite3_column_int64(st, col));
-}
-
-static int finish(web_req *r, sqlite3_stmt *st, int rc)
-{
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE)
-        return web_fail(r, 503, "cannot read the database");
-    return 0;
-}
-
 /* ---- bots: what every table shows beside a name ------------------------- */
 
-/* Each bot with its label (the name every table shows, told apart from
- * its other versions) and what the status shown is made of (the CLI's
- * rule, arena_bot_status_shown: trial, provisional; removed: unregistered). */
-static const char BOTS[] =
-    "SELECT b.id, " ARENA_DB_BOT_LABEL("b") ", b.name, b.version, b.status,"
-    " nullif(b.status_reason, ''),"
-    " (SELECT m.finished_ms FROM matches m WHERE m.id ="
-    "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
-    " b.removed_at IS NULL, coalesce(r.games, 0)"
-    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
-
-static void bot_object(jw *w, sqlite3_stmt *st)
+static void put_bot(jw *w, const arena_bot_row *b)
 {
-    static const char *const keys[] = { "id", "label", "name", "version", "status",
-                                        "status_reason", "last_active_ms" };
-    arena_bot b = { .games = sqlite3_column_int(st, 8) };
-    const char *status = (const char *)sqlite3_column_text(st, 4);
-    const char *reason = (const char *)sqlite3_column_text(st, 5);
-    snprintf(b.status, sizeof b.status, "%s", status ? status : "");
-    snprintf(b.reason, sizeof b.reason, "%s", reason ? reason : "");
-    int registered = sqlite3_column_int(st, 7);
     jw_obj(w);
-    for (int i = 0; i < 7; i++) {
-        jw_key(w, keys[i]);
-        if (i == 4)
-            jw_str(w, registered ? arena_bot_status_shown(&b) : "removed");
-        else if (i == 0 || i == 6)
-            col_int(w, st, i);
-        else
-            col_str(w, st, i);
-    }
+    jw_key(w, "id");
+    jw_int(w, b->id);
+    jw_key(w, "label");
+    jw_str(w, b->label);
+    jw_key(w, "name");
+    jw_str(w, b->name);
+    jw_key(w, "version");
+    jw_str(w, b->version);
+    jw_key(w, "status");
+    jw_str(w, b->status);
+    jw_key(w, "status_reason");
+    jw_str(w, *b->reason ? b->reason : NULL);
+    jw_key(w, "last_active_ms");
+    if (b->played)
+        jw_int(w, b->last_active_ms);
+    else
+        jw_null(w);
     jw_key(w, "registered");
-    jw_bool(w, registered);
+    jw_bool(w, b->registered);
     jw_obj_end(w);
 }
 
-int web_bots_json(arena_db *db, FILE *out, char *err, size_t size)
+/* The JSON array of every bot (label, status, last active) into out: 0, or
+ * -1 with err. The filter is unused: a bot is shown the same everywhere. */
+static int bots_json(arena_db *db, const arena_match_filter *f, FILE *out, char *err, size_t size)
 {
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(arena_db_sqlite(db), BOTS, -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, size, "cannot read the bots: %s", sqlite3_errmsg(arena_db_sqlite(db)));
-        sqlite3_finalize(st);
+    (void)f;
+    arena_bot_row *b;
+    int n = arena_read_bots(db, &b);
+    if (n < 0) {
+        snprintf(err, size, "cannot read the bots");
         return -1;
     }
     jw w;
     jw_init(&w);
     jw_arr(&w);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        bot_object(&w, st);
+    for (int i = 0; i < n; i++)
+        put_bot(&w, &b[i]);
     jw_arr_end(&w);
-    sqlite3_finalize(st);
-    int ok = rc == SQLITE_DONE && !jw_failed(&w) && fwrite(w.buf, 1, w.len, out) == w.len;
+    free(b);
+    int ok = !jw_failed(&w) && fwrite(w.buf, 1, w.len, out) == w.len;
     if (!ok)
         snprintf(err, size, "cannot read the bots");
     jw_free(&w);
@@ -148,19 +107,36 @@ int web_bots_json(arena_db *db, FILE *out, char *err, size_t size)
 
 /* ---- reports ----------------------------------------------------------------- */
 
-static int report(web_req *r, web_report what)
+static int standings_json(arena_db *db, const arena_match_filter *f, FILE *out, char *err,
+                          size_t size)
+{
+    return arena_standings(db, f, ARENA_JSON, out, err, size);
+}
+
+static int crosstable_json(arena_db *db, const arena_match_filter *f, FILE *out, char *err,
+                           size_t size)
+{
+    return arena_crosstable(db, f, ARENA_JSON, out, err, size);
+}
+
+/* The arena's own reports, new with every match; the bots, whose status
+ * changes without one (a trial passed, a bot disabled), on time alone. */
+static const web_report STANDINGS = { standings_json, 0 }, CROSSTABLE = { crosstable_json, 0 },
+                        BOTS = { bots_json, 1 };
+
+static int report(web_req *r, const web_report *what)
 {
     arena_match_filter f;
     if (web_param_filter(r, &f))
         return -1;
     jw_obj(&r->out);
-    jw_key(&r->out, what == WEB_STANDINGS ? "standings" : "crosstable");
+    jw_key(&r->out, what == &STANDINGS ? "standings" : "crosstable");
     if (web_cache_get(r->cache, r, what, &f) != 0)
         return -1;
-    if (what == WEB_STANDINGS) {
+    if (what == &STANDINGS) {
         static const arena_match_filter every;
         jw_key(&r->out, "bots");
-        if (web_cache_get(r->cache, r, WEB_BOTS, &every) != 0)
+        if (web_cache_get(r->cache, r, &BOTS, &every) != 0)
             return -1;
     }
     jw_key(&r->out, "as_of_ms");
@@ -169,98 +145,97 @@ static int report(web_req *r, web_report what)
     return 0;
 }
 
-int web_api_standings(web_req *r) { return report(r, WEB_STANDINGS); }
-int web_api_crosstable(web_req *r) { return report(r, WEB_CROSSTABLE); }
+int web_api_standings(web_req *r) { return report(r, &STANDINGS); }
+int web_api_crosstable(web_req *r) { return report(r, &CROSSTABLE); }
 
-/* The distinct (game, seats) of every match, by skipping through the
- * matches_game index: one seek per kind instead of a scan of a million
- * rows (GROUP BY reads every entry of the index). Each step goes to the
- * next seat count of the same game, else to the smallest of the next game. */
-#define NEXT_SEATS "(SELECT min(m.seats) FROM matches m WHERE m.game = k.game AND m.seats > k.seats)"
-#define NEXT_GAME "(SELECT min(m.game) FROM matches m WHERE m.game > k.game)"
-static const char KINDS[] =
-    "WITH RECURSIVE k(game, seats) AS ("
-    " SELECT * FROM (SELECT game, seats FROM matches ORDER BY game, seats LIMIT 1)"
-    " UNION ALL"
-    " SELECT CASE WHEN " NEXT_SEATS " IS NOT NULL THEN k.game ELSE " NEXT_GAME " END,"
-    "  coalesce(" NEXT_SEATS ", (SELECT min(m.seats) FROM matches m WHERE m.game = " NEXT_GAME "))"
-    " FROM k WHERE k.game IS NOT NULL)"
-    " SELECT game, seats, (SELECT max(m.id) FROM matches m WHERE m.game = k.game AND m.seats = k.seats)"
-    " FROM k WHERE game IS NOT NULL";
+/* ---- kinds, tournaments, ladders ------------------------------------------------ */
 
-/* "ladders": [{id, name, game, options, created_ms}] (newest 200), then
- * closes the object web_api_games opened. */
-static int ladders_json(web_req *r)
+static void put_kinds(jw *w, const arena_kind_row *k, int n)
 {
-    sqlite3_stmt *st = prepare(r, "SELECT id, name, game, options, created_at FROM ladders"
-                                  " ORDER BY id DESC LIMIT 200");
-    if (!st)
-        return -1;
-    static const char *const keys[] = { "id", "name", "game", "options", "created_ms" };
-    int rc;
-    jw *w = &r->out;
-    jw_key(w, "ladders");
+    jw_key(w, "kinds");
     jw_arr(w);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    for (int i = 0; i < n; i++) {
         jw_obj(w);
-        for (int i = 0; i < 5; i++) {
-            jw_key(w, keys[i]);
-            if (i == 0 || i == 4)
-                col_int(w, st, i);
-            else
-                col_str(w, st, i);
-        }
+        jw_key(w, "game");
+        jw_str(w, k[i].game);
+        jw_key(w, "players");
+        jw_int(w, k[i].players);
+        jw_key(w, "newest");          /* its newest match's id */
+        jw_int(w, k[i].newest);
         jw_obj_end(w);
     }
     jw_arr_end(w);
-    jw_obj_end(w);
-    return finish(r, st, rc);
+}
+
+static void put_tournaments(jw *w, const arena_tournament_row *t, int n)
+{
+    jw_key(w, "tournaments");
+    jw_arr(w);
+    for (int i = 0; i < n; i++) {
+        jw_obj(w);
+        jw_key(w, "id");
+        jw_int(w, t[i].id);
+        jw_key(w, "game");
+        jw_str(w, t[i].game);
+        jw_key(w, "format");
+        jw_str(w, t[i].format);
+        jw_key(w, "games");
+        jw_int(w, t[i].games);
+        jw_key(w, "options");
+        jw_str(w, t[i].options);
+        jw_key(w, "planned");
+        jw_int(w, t[i].planned);
+        jw_key(w, "created_ms");
+        jw_int(w, t[i].created_ms);
+        jw_key(w, "finished_ms");
+        if (t[i].finished)
+            jw_int(w, t[i].finished_ms);
+        else
+            jw_null(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+}
+
+static void put_ladders(jw *w, const arena_ladder_row *l, int n)
+{
+    jw_key(w, "ladders");
+    jw_arr(w);
+    for (int i = 0; i < n; i++) {
+        jw_obj(w);
+        jw_key(w, "id");
+        jw_int(w, l[i].id);
+        jw_key(w, "name");
+        jw_str(w, l[i].name);
+        jw_key(w, "game");
+        jw_str(w, l[i].game);
+        jw_key(w, "options");
+        jw_str(w, l[i].options);
+        jw_key(w, "created_ms");
+        jw_int(w, l[i].created_ms);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
 }
 
 int web_api_games(web_req *r)
 {
-    sqlite3_stmt *st = prepare(r, KINDS);
-    if (!st)
-        return -1;
-    int rc;
-    jw *w = &r->out;
-    jw_obj(w);
-    jw_key(w, "kinds");
-    jw_arr(w);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    arena_kind_row *k = NULL;
+    arena_tournament_row *t = NULL;
+    arena_ladder_row *l = NULL;
+    int nk = arena_read_kinds(r->db, &k), nt = -1, nl = -1;
+    if (nk >= 0)
+        nt = arena_read_tournaments(r->db, &t);
+    if (nt >= 0)
+        nl = arena_read_ladders(r->db, &l);
+    if (nl >= 0) {
+        jw *w = &r->out;
         jw_obj(w);
-        jw_key(w, "game");
-        col_str(w, st, 0);
-        jw_key(w, "players");
-        col_int(w, st, 1);
-        jw_key(w, "newest");          /* its newest match's id: the index's last column */
-        col_int(w, st, 2);
+        put_kinds(w, k, nk);
+        put_tournaments(w, t, nt);
+        put_ladders(w, l, nl);
         jw_obj_end(w);
     }
-    jw_arr_end(w);
-    if (finish(r, st, rc))
-        return -1;
-    st = prepare(r, "SELECT id, game, format, games, options, planned, created_at, finished_at"
-                    " FROM tournaments ORDER BY id DESC LIMIT 200");
-    if (!st)
-        return -1;
-    jw_key(w, "tournaments");
-    jw_arr(w);
-    static const char *const keys[] = { "id", "game", "format", "games", "options", "planned",
-                                        "created_ms", "finished_ms" };
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        jw_obj(w);
-        for (int i = 0; i < 8; i++) {
-            jw_key(w, keys[i]);
-            if (sqlite3_column_type(st, i) == SQLITE_TEXT)
-                col_str(w, st, i);
-            else
-                col_int(w, st, i);
-        }
-        jw_obj_end(w);
-    }
-    jw_arr_end(w);
-    if (finish(r, st, rc))
-        return -1;
-    return ladders_json(r);
+    free(k), free(t), free(l);
+    return nl >= 0 ? 0 : web_fail(r, 503, "cannot read the database");
 }

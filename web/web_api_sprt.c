@@ -6,23 +6,47 @@
  * most 200. GET /api/sprt: `arena sprt A B` on request, over every game
  * between the two that the filter selects (arena_sprt.h).
  */
-#include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
+#include "arena_read.h"
 #include "arena_sprt.h"
 #include "web_internal.h"
 
-static const char GATES[] =
-    "SELECT g.id, l.name, g.bot_id, " ARENA_DB_BOT_LABEL("b") ", g.opponent_id,"
-    " " ARENA_DB_BOT_LABEL("o") ", g.outcome, g.elo0, g.elo1, g.alpha, g.beta, g.llr, g.lower,"
-    " g.upper, g.wins, g.draws, g.losses, g.pairs, g.decided_ms"
-    " FROM gate_verdicts g JOIN ladders l ON l.id = g.ladder_id"
-    " JOIN bots b ON b.id = g.bot_id JOIN bots o ON o.id = g.opponent_id"
-    " WHERE (?1 = 0 OR g.ladder_id = ?1) AND (?2 = 0 OR ?2 IN (g.bot_id, g.opponent_id))"
-    " ORDER BY g.id DESC LIMIT 200";
-/* The columns' names in the JSON, in order. */
-static const char *const KEYS[] = { "id", "ladder", "bot_id", "bot", "opponent_id", "opponent",
-                                    "outcome", "elo0", "elo1", "alpha", "beta", "llr", "lower",
-                                    "upper", "wins", "draws", "losses", "pairs", "decided_ms" };
+static void put_gate(jw *w, const arena_gate_row *g)
+{
+    jw_obj(w);
+    jw_key(w, "id");
+    jw_int(w, g->id);
+    jw_key(w, "ladder");
+    jw_str(w, g->ladder);
+    jw_key(w, "bot_id");
+    jw_int(w, g->bot_id);
+    jw_key(w, "bot");
+    jw_str(w, g->bot);
+    jw_key(w, "opponent_id");
+    jw_int(w, g->opponent_id);
+    jw_key(w, "opponent");
+    jw_str(w, g->opponent);
+    jw_key(w, "outcome");
+    jw_str(w, g->outcome);
+    const struct { const char *key; double v; } reals[] = {
+        { "elo0", g->elo0 }, { "elo1", g->elo1 }, { "alpha", g->alpha }, { "beta", g->beta },
+        { "llr", g->llr }, { "lower", g->lower }, { "upper", g->upper },
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        jw_key(w, reals[i].key);
+        jw_num(w, reals[i].v);
+    }
+    const struct { const char *key; int64_t v; } ints[] = {
+        { "wins", g->wins }, { "draws", g->draws }, { "losses", g->losses },
+        { "pairs", g->pairs }, { "decided_ms", g->decided_ms },
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        jw_key(w, ints[i].key);
+        jw_int(w, ints[i].v);
+    }
+    jw_obj_end(w);
+}
 
 int web_api_gates(web_req *r)
 {
@@ -30,32 +54,20 @@ int web_api_gates(web_req *r)
     int64_t ladder = 0, bot_id = 0;
     if (web_param_ladder(r, &ladder) != 0 || (bot && *bot && web_bot_id(r, bot, &bot_id) != 0))
         return -1;
-    sqlite3 *h = arena_db_sqlite(r->db);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(h, GATES, -1, &st, NULL) != SQLITE_OK) {
-        sqlite3_finalize(st);
-        return web_fail(r, 503, "cannot read the gates: %s", sqlite3_errmsg(h));
-    }
-    _Static_assert(sizeof KEYS / sizeof KEYS[0] == 19, "a key per column of GATES");
-    sqlite3_bind_int64(st, 1, ladder);
-    sqlite3_bind_int64(st, 2, bot_id);
+    arena_gate_row *g;
+    int n = arena_read_gates(r->db, ladder, bot_id, &g);
+    if (n < 0)
+        return web_fail(r, 503, "cannot read the gates");
     jw *w = &r->out;
     jw_obj(w);
     jw_key(w, "gates");
     jw_arr(w);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        jw_obj(w);
-        for (int i = 0; i < (int)(sizeof KEYS / sizeof KEYS[0]); i++) {
-            jw_key(w, KEYS[i]);
-            web_put_column(w, st, i);
-        }
-        jw_obj_end(w);
-    }
+    for (int i = 0; i < n; i++)
+        put_gate(w, &g[i]);
     jw_arr_end(w);
     jw_obj_end(w);
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : web_fail(r, 503, "cannot read the gates");
+    free(g);
+    return 0;
 }
 
 /* ---- a test on request ------------------------------------------------------ */

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <sqlite3.h>
 #include "arena_fill.h"
+#include "arena_read.h"
 #include "clk.h"
 #include "game.h"
 #include "kv.h"
@@ -296,25 +296,12 @@ static int replay_ids(const char *path, int64_t **out)
 {
     arena_db *db;
     char err[256];
-    int n = 0, cap = 1024;
-    *out = malloc((size_t)cap * sizeof **out);
-    if (!*out || arena_db_open_readonly(&db, path, err, sizeof err) != 0)
+    *out = NULL;
+    if (arena_db_open_readonly(&db, path, err, sizeof err) != 0)
         return 0;
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(arena_db_sqlite(db), "SELECT id FROM matches WHERE record IS NOT NULL",
-                           -1, &st, NULL) == SQLITE_OK)
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            if (n == cap) {
-                int64_t *more = realloc(*out, (size_t)(cap *= 2) * sizeof **out);
-                if (!more)
-                    break;
-                *out = more;
-            }
-            (*out)[n++] = sqlite3_column_int64(st, 0);
-        }
-    sqlite3_finalize(st);
+    int n = arena_read_recorded(db, out);
     arena_db_close(db);
-    return n;
+    return n > 0 ? n : 0;
 }
 
 static const char usage[] =

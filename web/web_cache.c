@@ -1,6 +1,8 @@
 /*
- * web_cache.c - standings and crosstables for the web, computed by the
- * arena's own reports (arena_report.c) and kept until matches change.
+ * web_cache.c - reports for the web (standings and crosstables, computed
+ * by the arena's own reports, arena_report.c; the bots beside them), kept
+ * until matches change. Which reports there are is the caller's
+ * (web_api.c): each is a function that writes its JSON.
  *
  * A report reads every match of its kind and fits ratings: seconds at a
  * million matches, far too slow per request. So each (report, filter)
@@ -11,17 +13,16 @@
  * refresh in the background (its own read-only connection), no more often
  * than twice the time the last refresh took; an answer older than that
  * waits for a refresh (its own, on its own snapshot, unless one is under
- * way): no page is ever shown standings more than 5 s stale. The bots
- * beside the standings (labels, status, last active: a lookup per bot)
- * are cached the same way, but on time alone, as a bot's status changes
- * without a match (a trial passed, a bot disabled).
+ * way): no page is ever shown standings more than 5 s stale. A `timed`
+ * report (the bots beside the standings: labels, status, last active, a
+ * lookup per bot) is cached the same way, but on time alone, as it
+ * changes without a match (a trial passed, a bot disabled).
  */
 #include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena_report.h"
+#include "arena_read.h"
 #include "clk.h"
 #include "web_internal.h"
 
@@ -32,7 +33,7 @@
 typedef struct entry {
     int used, computing;
     int waiting;              /* requests waiting for its first JSON: never evicted */
-    web_report what;
+    const web_report *what;
     arena_match_filter f;
     int64_t stamp;            /* newest match id the JSON saw */
     int64_t snap_ms;          /* when its computation began (monotonic) */
@@ -77,17 +78,6 @@ void web_cache_free(web_cache *c)
     free(c);
 }
 
-static int64_t newest_match(arena_db *db)
-{
-    sqlite3_stmt *st = NULL;
-    int64_t id = -1;
-    if (sqlite3_prepare_v2(arena_db_sqlite(db), "SELECT coalesce(max(id), 0) FROM matches", -1,
-                           &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        id = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return id;
-}
-
 /* Runs the report on db (no lock held) into the entry's fields. */
 static void compute(web_cache *c, entry *e, arena_db *db, int64_t stamp)
 {
@@ -97,9 +87,7 @@ static void compute(web_cache *c, entry *e, arena_db *db, int64_t stamp)
     FILE *out = open_memstream(&buf, &n);
     int rc = -1;
     if (out) {
-        rc = e->what == WEB_STANDINGS ? arena_standings(db, &e->f, ARENA_JSON, out, err, sizeof err)
-           : e->what == WEB_CROSSTABLE ? arena_crosstable(db, &e->f, ARENA_JSON, out, err, sizeof err)
-           : web_bots_json(db, out, err, sizeof err);
+        rc = e->what->fn(db, &e->f, out, err, sizeof err);
         fclose(out);
     }
     pthread_mutex_lock(&c->mu);
@@ -166,7 +154,7 @@ static void start_refresh(web_cache *c, entry *e, int64_t stamp)
 
 /* With the lock held: the entry for (what, f), found or made (evicting the
  * one asked for least recently among those not computing), or NULL. */
-static entry *slot(web_cache *c, web_report what, const arena_match_filter *f)
+static entry *slot(web_cache *c, const web_report *what, const arena_match_filter *f)
 {
     entry *victim = NULL;
     for (int i = 0; i < ENTRIES; i++) {
@@ -187,9 +175,9 @@ static entry *slot(web_cache *c, web_report what, const arena_match_filter *f)
     return victim;
 }
 
-int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_filter *f)
+int web_cache_get(web_cache *c, web_req *r, const web_report *what, const arena_match_filter *f)
 {
-    int64_t stamp = newest_match(r->db);
+    int64_t stamp = arena_read_newest(r->db);
     if (stamp < 0)
         return web_fail(r, 503, "cannot read the matches");
     pthread_mutex_lock(&c->mu);
@@ -201,8 +189,8 @@ int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_f
     int64_t now = clk_mono_ms();
     e->asked_ms = now;
     e->waiting++;
-    /* current: nothing has changed since (bots: never known), or recent */
-    while (!e->json || ((e->stamp != stamp || e->what == WEB_BOTS) && e->snap_ms < now - MAX_AGE_MS)) {
+    /* current: nothing has changed since (timed: never known), or recent */
+    while (!e->json || ((e->stamp != stamp || what->timed) && e->snap_ms < now - MAX_AGE_MS)) {
         if (e->computing) {
             pthread_cond_wait(&c->cv, &c->mu);
             continue;
@@ -214,10 +202,10 @@ int web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_f
     }
     e->waiting--;
     int64_t wait = e->took_ms * 2 > MIN_INTERVAL_MS ? e->took_ms * 2 : MIN_INTERVAL_MS;
-    if ((e->stamp != stamp || e->what == WEB_BOTS) && !e->computing && now - e->computed_ms >= wait)
+    if ((e->stamp != stamp || what->timed) && !e->computing && now - e->computed_ms >= wait)
         start_refresh(c, e, stamp);
-    /* as of: now when no match has landed since (bots: when they were read) */
-    int64_t as_of = e->stamp == stamp && e->what != WEB_BOTS ? clk_wall_ms() : e->snap_wall_ms;
+    /* as of: now when no match has landed since (timed: when it was read) */
+    int64_t as_of = e->stamp == stamp && !what->timed ? clk_wall_ms() : e->snap_wall_ms;
     if (!r->as_of_ms || as_of < r->as_of_ms)
         r->as_of_ms = as_of;
     int rc = 0;

@@ -63,9 +63,6 @@ int  web_param_filter(web_req *r, arena_match_filter *f);
  * or a label NAME#ID (any bot, removed too). 0 with *id, or web_fail(404).
  * web_api_matches.c. */
 int  web_bot_id(web_req *r, const char *ref, int64_t *id);
-/* A result column as JSON by its type (text escaped). web_api_matches.c. */
-struct sqlite3_stmt;
-void web_put_column(jw *w, struct sqlite3_stmt *st, int col);
 
 int  web_api_standings(web_req *r);
 int  web_api_crosstable(web_req *r);
@@ -79,23 +76,24 @@ int  web_api_match(web_req *r);            /* web_replay.c */
 
 /* ---- web_cache.c: reports that cost a whole-table read --------------------- */
 
-typedef enum {
-    WEB_STANDINGS, WEB_CROSSTABLE,
-    WEB_BOTS                  /* every bot as the tables show it (its filter unused) */
+/* A report: its JSON for filter f into out: 0, or -1 with err. */
+typedef int web_report_fn(arena_db *db, const arena_match_filter *f, FILE *out, char *err,
+                          size_t size);
+typedef struct web_report {
+    web_report_fn *fn;
+    int timed;                /* it changes without a match: kept on time alone */
 } web_report;
-
-/* The JSON array of every bot (label, status, last active) into out: 0, or
- * -1 with err. web_api.c; cached as WEB_BOTS. */
-int  web_bots_json(arena_db *db, FILE *out, char *err, size_t size);
 
 web_cache *web_cache_new(const char *db_path);
 void web_cache_free(web_cache *c);
-/* The report's JSON for filter f, fresh enough: computed at most once per
+/* The report's JSON for filter f (a report is known by its address: each
+ * one a static web_report), fresh enough: computed at most once per
  * change of the matches table (and then at most every few seconds; a
  * request meanwhile gets the last one at once while it is at most 5 s
  * old, and waits for a new one past that). Copies it into r->out as a
  * value, and lowers r->as_of_ms to its time: 0, or web_fail. */
-int  web_cache_get(web_cache *c, web_req *r, web_report what, const arena_match_filter *f);
+int  web_cache_get(web_cache *c, web_req *r, const web_report *what,
+                   const arena_match_filter *f);
 
 /* ---- web_gate.c: connections per client address ----------------------------- */
 

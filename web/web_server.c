@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <civetweb.h>
-#include <sqlite3.h>
+#include "arena_read.h"
 #include "kv.h"
 #include "web.h"
 #include "web_assets.h"
@@ -141,11 +141,10 @@ static void serve_api(struct mg_connection *c, const route *rt, const char *path
         /* One read transaction a request: every query of a page sees the
          * same snapshot, and the read lock is taken once, not per query
          * (a bot page runs hundreds of small ones). */
-        sqlite3 *h = arena_db_sqlite(db);
-        int rc = sqlite3_exec(h, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? rt->fn(r)
-               : web_fail(r, 503, "cannot read the database: %s", sqlite3_errmsg(h));
-        if (sqlite3_exec(h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-            sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+        char why[256];
+        int rc = arena_read_begin(db, why, sizeof why) == 0
+                     ? rt->fn(r) : web_fail(r, 503, "cannot read the database: %s", why);
+        arena_read_end(db);
         if (rc != 0)
             send_error(c, r->status ? r->status : 503, r->error);
         else if (jw_failed(&r->out))
