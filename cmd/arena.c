@@ -45,7 +45,7 @@
 /* ---- tournaments -------------------------------------------------------- */
 
 static const char tournament_head[] =
-    "usage: arena tournament [options] [BOTS...]     (no BOTS: every active bot)\n"
+    "usage: arena tournament [options] [BOTS...]     (no BOTS: the game's active bots)\n"
     "       arena tournament --resume                (carry on the last unfinished one)\n";
 static const char tournament_tail[] =
     "The game's own options are the flags from --option on (see `referee games`).\n"
@@ -70,9 +70,15 @@ static int tournament_bots(arena_db *db, int resume, const char **names, int nna
     if (!nnames) {
         arena_bot *bots;
         int n = arena_db_bot_list(db, &bots);
-        for (int i = 0; i < n && spec->nbots < 64; i++)
-            if (!strcmp(bots[i].status, "active"))       /* not disabled or retired */
+        for (int i = 0; i < n && spec->nbots < 64; i++) {
+            if (strcmp(bots[i].status, "active"))         /* disabled or retired */
+                continue;
+            if (arena_bot_plays(&bots[i], spec->game))
                 spec->bot[spec->nbots++] = bots[i].id;
+            else
+                fprintf(stderr, "arena: left out %s: it plays %s, not %s\n", bots[i].label,
+                        bots[i].plays, spec->game);
+        }
         if (n > 0)
             free(bots);
         return 0;
