@@ -168,6 +168,36 @@ static int refused_early(const arena_bot *b)
     return 0;
 }
 
+/* The games b plays, into b->plays: the check run in each of `games`
+ * (none: in every game), which must pass in each declared one, or in one
+ * game at least; untried (no test, or a check that could not run), the
+ * declared games or every game. The games it failed into `failed`, why
+ * into `why`. 0 checked, 1 untried, -1 refused (the error line said). */
+static int choose_games(arena_bot *b, ac_games *games, int test, char *failed, size_t fsize,
+                        char *why, size_t wsize)
+{
+    ac_checked checked;
+    int untried = !test || ac_bot_check(b->name, b->cmd, b->cwd, b->env, games, stdout,
+                                        &checked);
+    if (!untried) {
+        ac_checked_why(&checked, why, wsize);
+        ac_games_text(&checked.fails, failed, fsize);
+    }
+    if (!untried && games->n && checked.fails.n)
+        return ac_fail("bot add %s: refused: it cannot play %s (%s); fix it, or register it "
+                       "anyway with --no-test", b->name, failed, why), -1;
+    if (!untried && !checked.plays.n)
+        return ac_fail("bot add %s: refused: it cannot play any game (%s); fix it, or "
+                       "register it anyway with --no-test and its --game", b->name, why), -1;
+    if (test && untried)
+        fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
+                b->name);
+    if (!games->n)
+        ac_every_game(games);
+    ac_games_text(untried ? games : &checked.plays, b->plays, sizeof b->plays);
+    return untried;
+}
+
 static int bot_add(int argc, char **argv)
 {
     char err[512];
@@ -211,25 +241,10 @@ static int bot_add(int argc, char **argv)
         return ac_fail("bot add: no directory %s", b.cwd);
     if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
-    ac_checked checked;
-    char plays[256], why[2048] = "";
-    int untried = !test || ac_bot_check(b.name, b.cmd, b.cwd, b.env, &games, stdout, &checked);
-    if (!untried) {
-        ac_checked_why(&checked, why, sizeof why);
-        ac_games_text(&checked.fails, plays, sizeof plays);
-    }
-    if (!untried && games.n && checked.fails.n)
-        return ac_fail("bot add %s: refused: it cannot play %s (%s); fix it, or register it "
-                       "anyway with --no-test", b.name, plays, why);
-    if (!untried && !checked.plays.n)
-        return ac_fail("bot add %s: refused: it cannot play any game (%s); fix it, or "
-                       "register it anyway with --no-test and its --game", b.name, why);
-    if (test && untried)
-        fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
-                b.name);
-    if (!games.n)
-        ac_every_game(&games);
-    ac_games_text(untried ? &games : &checked.plays, b.plays, sizeof b.plays);
+    char failed[256] = "", why[2048] = "";
+    int untried = choose_games(&b, &games, test, failed, sizeof failed, why, sizeof why);
+    if (untried < 0)
+        return 2;
     arena_db *db = ac_open(1);
     if (!db)
         return 2;
@@ -244,7 +259,7 @@ static int bot_add(int argc, char **argv)
                b.cwd[0] ? " in " : "", b.cwd);
     if (rc == 0)
         printf("  it plays %s%s%s%s%s\n", b.plays, untried ? " (untried)" : "",
-               why[0] ? "; not " : "", why[0] ? plays : "", why[0] ? ", which it failed" : "");
+               failed[0] ? "; not " : "", failed, failed[0] ? ", which it failed" : "");
     arena_db_close(db);
     return rc < 0 ? ac_fail("%s", err) : 0;
 }
