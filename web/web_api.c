@@ -88,14 +88,16 @@ static int finish(web_req *r, sqlite3_stmt *st, int rc)
 /* ---- bots: what every table shows beside a name ------------------------- */
 
 /* Each bot with its label (the name every table shows, told apart from
- * its other versions) and what the status shown is made of (the CLI's
- * rule, arena_bot_status_shown: trial, provisional; removed: unregistered). */
+ * its other versions), what the status shown is made of (the CLI's
+ * rule, arena_bot_status_shown: trial, provisional; removed: unregistered)
+ * and the games it plays. */
 static const char BOTS[] =
     "SELECT b.id, " ARENA_DB_BOT_LABEL("b") ", b.name, b.version, b.status,"
     " nullif(b.status_reason, ''),"
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
     "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
-    " b.removed_at IS NULL, coalesce(r.games, 0)"
+    " b.removed_at IS NULL, coalesce(r.games, 0),"
+    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)"
     " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
 
 static void bot_object(jw *w, sqlite3_stmt *st)
@@ -120,6 +122,15 @@ static void bot_object(jw *w, sqlite3_stmt *st)
     }
     jw_key(w, "registered");
     jw_bool(w, registered);
+    jw_key(w, "plays");                   /* its games: registry names, space-separated */
+    jw_arr(w);
+    const char *plays = (const char *)sqlite3_column_text(st, 9);
+    for (const char *p = plays ? plays : ""; *p; p += strspn(p, " ")) {
+        size_t len = strcspn(p, " ");
+        jw_strn(w, p, len);
+        p += len;
+    }
+    jw_arr_end(w);
     jw_obj_end(w);
 }
 
