@@ -1,8 +1,9 @@
 /*
  * arena.c - the `arena` program: bots, tournaments, standings, replays.
  *
- *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env K=V]...
- *   arena [--db FILE] bot list | bot remove NAME
+ *   arena [--db FILE] bot add NAME --cmd CMD [--game G]... [--cwd DIR] [--version V]
+ *                     [--env K=V]...
+ *   arena [--db FILE] bot test NAME|--cmd CMD [--game G]... | bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]

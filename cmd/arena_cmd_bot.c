@@ -1,7 +1,8 @@
 /*
- * arena_cmd_bot.c - `arena bot`: register bots and their versions, list
- * them with their status, and change a status (retire, disable, enable)
- * while a ladder runs; the ladder picks the change up within seconds.
+ * arena_cmd_bot.c - `arena bot`: register bots and their versions with
+ * the games they play, list them with their status, and change a status
+ * (retire, disable, enable) while a ladder runs; the ladder picks the
+ * change up within seconds.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -19,14 +20,16 @@
 #include "ref_env.h"
 
 static const char bot_help[] =
-    "usage: arena bot add NAME --cmd CMD [options]   (a bot, or a new version; --help)\n"
-    "       arena bot test BOT|--cmd CMD    (a short match v the random bot; --help)\n"
+    "usage: arena bot add NAME --cmd CMD [--game G]... [options]   (a bot, or a new version)\n"
+    "       arena bot test BOT|--cmd CMD [--game G]...  (short matches v the random bot)\n"
     "       arena bot list [--format table|csv|json]\n"
     "       arena bot remove BOT                (its past matches are kept)\n"
     "       arena bot retire BOT [--reason TEXT] (stops playing for good; history kept)\n"
     "       arena bot disable BOT --reason TEXT  (stops playing until enabled)\n"
     "       arena bot enable BOT\n"
     "BOT is NAME (its newest version), NAME@VERSION, or NAME#ID as tables show it.\n"
+    "A bot plays the games it was added with (bot list: plays); tournaments and ladders\n"
+    "schedule it only in those. Each command takes --help.\n"
     "Statuses: active, provisional (active, fewer than 20 games), disabled (with the\n"
     "reason: by hand, by a ladder after --max-forfeits forfeits in a row, or by a failed\n"
     "--gate sprt), retired, trial (a new version playing its ladder gate's SPRT).\n";
