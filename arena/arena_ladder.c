@@ -58,6 +58,8 @@ typedef struct ladder {
     int ntrials;
     int64_t *passed;              /* versions that passed their gate (judged once a run) */
     int npassed;
+    int64_t *elsewhere;           /* active bots of other games, said left out (once) */
+    int nelsewhere;
     flight *fl;                   /* the matches in flight, nfl slots */
     int nfl;
     int64_t pair;                 /* the next seed pair to plan */
@@ -93,12 +95,28 @@ static int find_bot(const ladder *L, int64_t id)
     return -1;
 }
 
-static int has_passed(const ladder *L, int64_t id)
+static int id_in(const int64_t *ids, int n, int64_t id)
 {
-    for (int i = 0; i < L->npassed; i++)
-        if (L->passed[i] == id)
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
             return 1;
     return 0;
+}
+
+/* id appended to *ids: 0, or -1 out of memory. */
+static int id_add(int64_t **ids, int *n, int64_t id)
+{
+    int64_t *grown = realloc(*ids, ((size_t)*n + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    *ids = grown;
+    grown[(*n)++] = id;
+    return 0;
+}
+
+static int has_passed(const ladder *L, int64_t id)
+{
+    return id_in(L->passed, L->npassed, id);
 }
 
 /* list[i] passed its gate against g->opponent: with --retire-old the
@@ -155,13 +173,10 @@ static int gate(ladder *L, const arena_bot *list, int n, int i, arena_gate *tria
         return -1;
     int rc = 0;
     if (g.state == ARENA_GATE_PASSED) {
-        int64_t *p = realloc(L->passed, ((size_t)L->npassed + 1) * sizeof *p);
-        if (!p) {
+        if (id_add(&L->passed, &L->npassed, list[i].id) < 0) {
             snprintf(err, size, "out of memory");
             return -1;
         }
-        L->passed = p;
-        L->passed[L->npassed++] = list[i].id;
         rc = arena_db_bot_note_id(L->db, list[i].id, text, err, size);
         say(L, "%s %s: it joins the ladder", list[i].label, text);
         return rc < 0 || retire_beaten(L, list, n, i, &g, err, size) < 0 ? -1 : 0;
@@ -198,15 +213,39 @@ static void say_waiting(ladder *L)
     L->waiting = waiting;
 }
 
-/* Reads the active bots again, with their games in this ladder; says
- * who joined and who left; judges the new versions on trial. 0, or -1
- * with err. */
+/* The bots of other games are out of this ladder: in the list as if
+ * removed, so nothing here pairs, gates or retires them (a gate's chain
+ * of versions walks past them to the version before that plays here).
+ * Each active one is said left out once a run. 0, or -1 out of memory. */
+static int leave_out_other_games(ladder *L, arena_bot *list, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (list[i].removed || arena_bot_plays(&list[i], L->spec->game))
+            continue;
+        list[i].removed = 1;
+        if (strcmp(list[i].status, "active") || id_in(L->elsewhere, L->nelsewhere, list[i].id))
+            continue;
+        if (id_add(&L->elsewhere, &L->nelsewhere, list[i].id) < 0)
+            return -1;
+        say(L, "%s left out: it plays %s, not %s", list[i].label, list[i].plays, L->spec->game);
+    }
+    return 0;
+}
+
+/* Reads the active bots of the ladder's game again, with their games in
+ * this ladder; says who joined and who left; judges the new versions on
+ * trial. 0, or -1 with err. */
 static int reload(ladder *L, char *err, size_t size)
 {
     arena_bot *list = NULL;
     int n = arena_db_bot_list(L->db, &list);
     if (n < 0) {
         snprintf(err, size, "cannot read the bots");
+        return -1;
+    }
+    if (leave_out_other_games(L, list, n) < 0) {
+        free(list);
+        snprintf(err, size, "out of memory");
         return -1;
     }
     arena_mm_bot *bots = calloc((size_t)n + 1, sizeof *bots);
@@ -701,6 +740,7 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
     free(L.label);
     free(L.trials);
     free(L.passed);
+    free(L.elsewhere);
     free(L.fl);
     return rc;
 }

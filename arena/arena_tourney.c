@@ -591,6 +591,26 @@ static int finish(arena_db *db, int64_t tid, const arena_run *run, const share *
     return 0;
 }
 
+/* Every bot of the spec plays its game (the callers chose them so; a
+ * tournament resumed or played by another command is held to it too):
+ * 0, or -1 with the first that does not. */
+static int bots_play_game(arena_db *db, const arena_spec *spec, char *err, size_t size)
+{
+    for (int i = 0; i < spec->nbots; i++) {
+        arena_bot b;
+        if (arena_db_bot_by_id(db, spec->bot[i], &b) != 0) {
+            snprintf(err, size, "cannot read bot %" PRId64, spec->bot[i]);
+            return -1;
+        }
+        if (!arena_bot_plays(&b, spec->game)) {
+            snprintf(err, size, "bot %s does not play %s (it plays %s)", b.label, spec->game,
+                     b.plays);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                       int64_t *tournament_id, char *err, size_t size)
 {
@@ -601,7 +621,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     /* A resumed tournament's terms come from its row: workers would refuse
      * every job of terms out of range, so it is refused here, once. */
     if (arena_spec_shape(spec, &seats, &teams, err, size) < 0 ||
-        ref_terms_check(&spec->terms, err, size) < 0)
+        ref_terms_check(&spec->terms, err, size) < 0 ||
+        bots_play_game(db, spec, err, size) < 0)
         return -1;
     int total = arena_spec_plan_size(spec, seats, &why);
     if (total < 0) {

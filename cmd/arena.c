@@ -1,8 +1,9 @@
 /*
  * arena.c - the `arena` program: bots, tournaments, standings, replays.
  *
- *   arena [--db FILE] bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env K=V]...
- *   arena [--db FILE] bot list | bot remove NAME
+ *   arena [--db FILE] bot add NAME --cmd CMD [--game G]... [--cwd DIR] [--version V]
+ *                     [--env K=V]...
+ *   arena [--db FILE] bot test NAME|--cmd CMD [--game G]... | bot list | bot remove NAME
  *   arena [--db FILE] tournament [options] [BOTS...] | tournament --resume
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
@@ -45,7 +46,7 @@
 /* ---- tournaments -------------------------------------------------------- */
 
 static const char tournament_head[] =
-    "usage: arena tournament [options] [BOTS...]     (no BOTS: every active bot)\n"
+    "usage: arena tournament [options] [BOTS...]     (no BOTS: the game's active bots)\n"
     "       arena tournament --resume                (carry on the last unfinished one)\n";
 static const char tournament_tail[] =
     "The game's own options are the flags from --option on (see `referee games`).\n"
@@ -70,9 +71,15 @@ static int tournament_bots(arena_db *db, int resume, const char **names, int nna
     if (!nnames) {
         arena_bot *bots;
         int n = arena_db_bot_list(db, &bots);
-        for (int i = 0; i < n && spec->nbots < 64; i++)
-            if (!strcmp(bots[i].status, "active"))       /* not disabled or retired */
+        for (int i = 0; i < n && spec->nbots < 64; i++) {
+            if (strcmp(bots[i].status, "active"))         /* disabled or retired */
+                continue;
+            if (arena_bot_plays(&bots[i], spec->game))
                 spec->bot[spec->nbots++] = bots[i].id;
+            else
+                fprintf(stderr, "arena: left out %s: it plays %s, not %s\n", bots[i].label,
+                        bots[i].plays, spec->game);
+        }
         if (n > 0)
             free(bots);
         return 0;

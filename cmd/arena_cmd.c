@@ -101,6 +101,46 @@ void ac_put_text(FILE *out, int format, const char *s)
         fputc('"', out);
 }
 
+int ac_add_game(void *ctx, const char *flag, const char *value, char *err, size_t size)
+{
+    ac_games *games = ctx;
+    const game_api *g = game_find(value);
+    if (!g) {
+        ac_games every;
+        char names[256];
+        ac_every_game(&every);
+        ac_games_text(&every, names, sizeof names);
+        snprintf(err, size, "%s: unknown game '%s' (the games: %s)", flag, value, names);
+        return -1;
+    }
+    for (int i = 0; i < games->n; i++)
+        if (games->game[i] == g)
+            return 0;
+    if (games->n == AC_MAX_GAMES) {
+        snprintf(err, size, "%s: at most %d games", flag, AC_MAX_GAMES);
+        return -1;
+    }
+    games->game[games->n++] = g;
+    return 0;
+}
+
+void ac_every_game(ac_games *games)
+{
+    games->n = 0;
+    for (int i = 0; i < game_count() && games->n < AC_MAX_GAMES; i++)
+        games->game[games->n++] = game_at(i);
+}
+
+void ac_games_text(const ac_games *games, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = 0;
+    for (int i = 0; i < games->n && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "",
+                                games->game[i]->name);
+}
+
 /* Set by SIGINT/SIGTERM: a run of matches stores what is finished and stops. */
 static volatile int stop_requested;
 
@@ -292,8 +332,8 @@ int ac_run_check(const arena_run *run)
     return 0;
 }
 
-/* Every bot of spec still registered, its command runnable where it runs.
- * 0, or -1 said. */
+/* Every bot of spec still registered, playing the spec's game, its command
+ * runnable where it runs. 0, or -1 said. */
 int ac_bots_ready(arena_db *db, const arena_spec *spec)
 {
     char err[512];
@@ -301,6 +341,10 @@ int ac_bots_ready(arena_db *db, const arena_spec *spec)
         arena_bot b;
         if (arena_db_bot_by_id(db, spec->bot[i], &b) != 0 || b.removed)
             return ac_fail("bot %" PRId64 " is no longer registered", spec->bot[i]), -1;
+        if (!arena_bot_plays(&b, spec->game))
+            return ac_fail("bot %s does not play %s (it plays %s; a version that does: "
+                           "bot add %s --version V --game %s)", b.label, spec->game, b.plays,
+                           b.name, spec->game), -1;
         if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
             return ac_fail("bot %s: %s", b.name, err), -1;
     }

@@ -40,11 +40,35 @@ void ac_put_text(FILE *out, int format, const char *s);
 int ac_bot(int argc, char **argv);
 /* arena bot test BOT|--cmd CMD (arena_cmd_bottest.c) */
 int ac_bot_test(int argc, char **argv);
-/* The check of bot test, as bot add runs it: plays a short match against
- * the random bot in each seat, reporting on `out` under `label`. 0 it
- * plays, 1 it does not (why), 2 it cannot be tried (the error printed). */
+
+/* Games of the registry, each once: what `--game G` (repeatable) names. */
+#define AC_MAX_GAMES 16
+typedef struct ac_games {
+    const game_api *game[AC_MAX_GAMES];
+    int n;
+} ac_games;
+/* CLI_CALL's function for a repeatable --game: ctx is the ac_games that
+ * takes it (a game named twice counts once). */
+int ac_add_game(void *ctx, const char *flag, const char *value, char *err, size_t size);
+/* Every game of the registry, in its order. */
+void ac_every_game(ac_games *games);
+/* The games' names, space-separated, into buf. */
+void ac_games_text(const ac_games *games, char *buf, size_t size);
+
+/* What the check found, game by game. */
+typedef struct ac_checked {
+    ac_games plays, fails;              /* the games it played, and did not */
+    char why[AC_MAX_GAMES][512];        /* why[i]: why it did not play fails.game[i] */
+} ac_checked;
+/* The check of bot test, as bot add runs it: in each of `games`, a short
+ * match against the random bot in each seat, reported on `out` under
+ * `label`. 0 it ran (*got says where the bot plays), 2 it cannot be tried
+ * (the error printed). */
 int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
-                 FILE *out, char *why, size_t size);
+                 const ac_games *games, FILE *out, ac_checked *got);
+/* Why it failed: "GAME: why; GAME: why" for the games it failed (one
+ * game: its why alone), into buf. */
+void ac_checked_why(const ac_checked *got, char *buf, size_t size);
 
 /* arena replay|rerun|export MATCH_ID (arena_cmd_match.c) */
 int ac_replay(int argc, char **argv);
@@ -69,8 +93,8 @@ int ac_fit_concurrency(const arena_spec *spec, int seats, arena_run *run);
 /* The workers run asks for can be had (--concurrency 0 needs --listen;
  * the CURVE keys go together): 0, or -1 after the error line. */
 int ac_run_check(const arena_run *run);
-/* Every bot of spec still registered, its command runnable where it
- * runs: 0, or -1 after the error line. */
+/* Every bot of spec still registered, playing the spec's game, its
+ * command runnable where it runs: 0, or -1 after the error line. */
 int ac_bots_ready(arena_db *db, const arena_spec *spec);
 /* arena sprt A B [--play] (arena_cmd_sprt.c) */
 int ac_sprt(int argc, char **argv);

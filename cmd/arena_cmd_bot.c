@@ -1,7 +1,8 @@
 /*
- * arena_cmd_bot.c - `arena bot`: register bots and their versions, list
- * them with their status, and change a status (retire, disable, enable)
- * while a ladder runs; the ladder picks the change up within seconds.
+ * arena_cmd_bot.c - `arena bot`: register bots and their versions with
+ * the games they play, list them with their status, and change a status
+ * (retire, disable, enable) while a ladder runs; the ladder picks the
+ * change up within seconds.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -19,14 +20,16 @@
 #include "ref_env.h"
 
 static const char bot_help[] =
-    "usage: arena bot add NAME --cmd CMD [options]   (a bot, or a new version; --help)\n"
-    "       arena bot test BOT|--cmd CMD    (a short match v the random bot; --help)\n"
+    "usage: arena bot add NAME --cmd CMD [--game G]... [options]   (a bot, or a new version)\n"
+    "       arena bot test BOT|--cmd CMD [--game G]...  (short matches v the random bot)\n"
     "       arena bot list [--format table|csv|json]\n"
     "       arena bot remove BOT                (its past matches are kept)\n"
     "       arena bot retire BOT [--reason TEXT] (stops playing for good; history kept)\n"
     "       arena bot disable BOT --reason TEXT  (stops playing until enabled)\n"
     "       arena bot enable BOT\n"
     "BOT is NAME (its newest version), NAME@VERSION, or NAME#ID as tables show it.\n"
+    "A bot plays the games it was added with (bot list: plays); tournaments and ladders\n"
+    "schedule it only in those. Each command takes --help.\n"
     "Statuses: active, provisional (active, fewer than 20 games), disabled (with the\n"
     "reason: by hand, by a ladder after --max-forfeits forfeits in a row, or by a failed\n"
     "--gate sprt), retired, trial (a new version playing its ladder gate's SPRT).\n";
@@ -56,11 +59,13 @@ static int add_env(void *ctx, const char *flag, const char *value, char *err, si
 }
 
 static const char add_head[] =
-    "usage: arena bot add NAME --cmd CMD [--cwd DIR] [--version V] [--env NAME=VALUE]...\n"
-    "                     [--no-test]\n"
+    "usage: arena bot add NAME --cmd CMD [--game G]... [--cwd DIR] [--version V]\n"
+    "                     [--env NAME=VALUE]... [--no-test]\n"
     "The bot's environment is ARENA_*, what --env names and, sandboxed, PATH, LANG, HOME\n"
-    "and TMPDIR: nothing of the arena's. It is tried first as bot test does, and refused if\n"
-    "it cannot play.\n";
+    "and TMPDIR: nothing of the arena's. It is tried first as bot test does, in each game\n"
+    "it declares (--game), and refused if it cannot play one of them; with no --game, in\n"
+    "every game, and it plays those it passes (refused if none). Tournaments and ladders\n"
+    "schedule it only in its games; each version has its own.\n";
 
 /* A shell word after the words in dst: prefix as it is (an assignment's
  * "NAME="), then word, single-quoted unless every character is plain. */
@@ -166,6 +171,36 @@ static int refused_early(const arena_bot *b)
     return 0;
 }
 
+/* The games b plays, into b->plays: the check run in each of `games`
+ * (none: in every game), which must pass in each declared one, or in one
+ * game at least; untried (no test, or a check that could not run), the
+ * declared games or every game. The games it failed into `failed`, why
+ * into `why`. 0 checked, 1 untried, -1 refused (the error line said). */
+static int choose_games(arena_bot *b, ac_games *games, int test, char *failed, size_t fsize,
+                        char *why, size_t wsize)
+{
+    ac_checked checked;
+    int untried = !test || ac_bot_check(b->name, b->cmd, b->cwd, b->env, games, stdout,
+                                        &checked);
+    if (!untried) {
+        ac_checked_why(&checked, why, wsize);
+        ac_games_text(&checked.fails, failed, fsize);
+    }
+    if (!untried && games->n && checked.fails.n)
+        return ac_fail("bot add %s: refused: it cannot play %s (%s); fix it, or register it "
+                       "anyway with --no-test", b->name, failed, why), -1;
+    if (!untried && !checked.plays.n)
+        return ac_fail("bot add %s: refused: it cannot play any game (%s); fix it, or "
+                       "register it anyway with --no-test and its --game", b->name, why), -1;
+    if (test && untried)
+        fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
+                b->name);
+    if (!games->n)
+        ac_every_game(games);
+    ac_games_text(untried ? games : &checked.plays, b->plays, sizeof b->plays);
+    return untried;
+}
+
 static int bot_add(int argc, char **argv)
 {
     char err[512];
@@ -175,8 +210,12 @@ static int bot_add(int argc, char **argv)
                version = { b.version, sizeof b.version };
     int no_test = 0, n = 0;
     const char *name[1];
+    ac_games games = { .n = 0 };
     const cli_flag flags[] = {
         CLI_CALL("--cmd", "CMD", "the command that starts the bot (required)", set_text, &cmd),
+        CLI_CALL("--game", "G", "a game it plays (repeatable): its check must pass in each; "
+                 "default: the games whose check it passes (every game with --no-test)",
+                 ac_add_game, &games),
         CLI_CALL("--cwd", "DIR", "the folder it starts in", set_text, &cwd),
         CLI_CALL("--version", "V", "NAME registered already: a new version, rated apart",
                  set_text, &version),
@@ -205,13 +244,10 @@ static int bot_add(int argc, char **argv)
         return ac_fail("bot add: no directory %s", b.cwd);
     if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
-    int tried = test ? ac_bot_check(b.name, b.cmd, b.cwd, b.env, stdout, err, sizeof err) : 0;
-    if (tried == 1)
-        return ac_fail("bot add %s: refused: it cannot play (%s); fix it, or register it "
-                       "anyway with --no-test", b.name, err);
-    if (tried)
-        fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
-                b.name);
+    char failed[256] = "", why[2048] = "";
+    int untried = choose_games(&b, &games, test, failed, sizeof failed, why, sizeof why);
+    if (untried < 0)
+        return 2;
     arena_db *db = ac_open(1);
     if (!db)
         return 2;
@@ -224,6 +260,9 @@ static int bot_add(int argc, char **argv)
     if (rc == 0 && resolved)
         printf("  it runs %s%s%s (relative paths resolved against this folder)\n", b.cmd,
                b.cwd[0] ? " in " : "", b.cwd);
+    if (rc == 0)
+        printf("  it plays %s%s%s%s%s\n", b.plays, untried ? " (untried)" : "",
+               failed[0] ? "; not " : "", failed, failed[0] ? ", which it failed" : "");
     arena_db_close(db);
     return rc < 0 ? ac_fail("%s", err) : 0;
 }
@@ -241,6 +280,16 @@ static void put_env(FILE *out, int format, const char *env, const char *sep)
     }
 }
 
+/* Game names (registry names: no escaping needed) as JSON strings. */
+static void put_words(FILE *out, const char *words)
+{
+    for (const char *p = words; *p;) {
+        size_t len = strcspn(p, " ");
+        fprintf(out, "%s\"%.*s\"", p == words ? "" : ", ", (int)len, p);
+        p += len + (p[len] == ' ');
+    }
+}
+
 static void list_row(const arena_bot *b, int format, int first, FILE *out)
 {
     const char *status = arena_bot_status_shown(b);
@@ -253,7 +302,9 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->reason);
         fprintf(out, ", \"games\": %d, \"elo\": %.1f, \"previous\": ", b->games, b->elo);
         fprintf(out, b->previous_id ? "%" PRId64 : "null", b->previous_id);
-        fprintf(out, ", \"command\": ");
+        fprintf(out, ", \"plays\": [");
+        put_words(out, b->plays);
+        fprintf(out, "], \"command\": ");
         ac_put_text(out, format, b->cmd);
         fprintf(out, ", \"cwd\": ");
         ac_put_text(out, format, b->cwd);
@@ -268,7 +319,7 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         fprintf(out, ",%d,%.1f,", b->games, b->elo);
         if (b->previous_id)
             fprintf(out, "%" PRId64, b->previous_id);
-        fputc(',', out);
+        fprintf(out, ",%s,", b->plays);
         ac_put_text(out, format, b->cmd);
         fputc(',', out);
         ac_put_text(out, format, b->cwd);
@@ -276,8 +327,8 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->env);
         fputc('\n', out);
     } else {
-        fprintf(out, "%-24s %-10s %-11s %5d  ", b->label, b->version[0] ? b->version : "-",
-                status, b->games);
+        fprintf(out, "%-24s %-10s %-11s %5d  %-19s ", b->label, b->version[0] ? b->version : "-",
+                status, b->games, b->plays);
         ac_put_text(out, format, b->cmd);
         if (b->cwd[0]) {
             fputs("   (in ", out);
@@ -317,11 +368,12 @@ static int bot_list(int argc, char **argv)
     if (n < 0)
         return ac_fail("cannot list bots");
     if (format == ARENA_CSV)
-        printf("id,bot,name,version,status,reason,games,elo,previous,command,cwd,env\n");
+        printf("id,bot,name,version,status,reason,games,elo,previous,plays,command,cwd,env\n");
     else if (format == ARENA_JSON)
         printf("[");
     else
-        printf("%-24s %-10s %-11s %5s  %s\n", "bot", "version", "status", "games", "command");
+        printf("%-24s %-10s %-11s %5s  %-19s %s\n", "bot", "version", "status", "games", "plays",
+               "command");
     for (int i = 0; i < n; i++)
         list_row(&bots[i], format, i == 0, stdout);
     if (format == ARENA_JSON)

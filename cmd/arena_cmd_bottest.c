@@ -1,12 +1,16 @@
 /*
- * arena_cmd_bottest.c - `arena bot test NAME|--cmd CMD`: does a bot play?
+ * arena_cmd_bottest.c - `arena bot test NAME|--cmd CMD`: does a bot play,
+ * and which games?
  *
- * Plays a short real match (a few rounds of the default game) against the
+ * In each game tried (`--game`, else every game of the registry), plays a
+ * short real match (a few rounds where the game counts them) against the
  * random bot in each seat, through the same referee loop as a tournament,
  * and reports per seat: started or not, the time to its hello, the time of
  * its first decision, its protocol errors (no strikes: the first is the
- * forfeit, with its reason), and the tail of its log; then one verdict line.
- * `arena bot add` runs the same check before it registers a bot.
+ * forfeit, with its reason), and the tail of its log; then one verdict line
+ * per game, and the games it plays. `arena bot add` runs the same check
+ * before it registers a bot, in the games it declares or, by default, in
+ * every game, keeping those it plays.
  *
  * Each seat's match is played by a child process: nothing the bot does to
  * its referee (a flood that makes libzmq abort, a signal) can take the
@@ -40,17 +44,20 @@
 #define LOG_TAIL_LINES 12
 
 static const char test_help[] =
-    "usage: arena bot test BOT                 (a registered bot: NAME, NAME@VERSION, NAME#ID)\n"
-    "       arena bot test --cmd CMD [--cwd DIR]\n"
-    "Plays a short match against the random bot in each seat and reports, per seat:\n"
-    "started or not, the time to its hello, its first decision's time, its protocol\n"
-    "errors (the first one is the verdict: no strikes here), and the tail of its log.\n"
-    "Exit 0 when it plays both seats, 1 when it does not, 2 when it cannot be tried.\n"
+    "usage: arena bot test BOT [--game G]...     (a registered bot: NAME, NAME@VERSION, NAME#ID)\n"
+    "       arena bot test --cmd CMD [--cwd DIR] [--game G]...\n"
+    "In each game (--game, else every game), plays a short match against the random bot\n"
+    "in each seat and reports, per seat: started or not, the time to its hello, its first\n"
+    "decision's time, its protocol errors (the first one is the verdict: no strikes here),\n"
+    "and the tail of its log; then the games it plays. Exit 0 when it plays both seats of\n"
+    "each game it must (the --game ones, else a registered bot's own games, else one at\n"
+    "least), 1 when it does not, 2 when it cannot be tried.\n"
     "Its bots are sandboxed as $ARENA_SANDBOX says, else auto.\n";
 
 typedef struct check_opts {
     const char *cmd, *cwd, *opponent;
     const char *env;              /* the bot's registered NAME=VALUE lines, or NULL */
+    const game_api *game;         /* the game of the match */
     ref_terms terms;              /* the defaults but for a few flags; no strikes */
 } check_opts;
 
@@ -120,7 +127,7 @@ static int play_seat_here(const check_opts *o, const char *label, int seat, cons
     ref_sandbox_mode mode;
     if (ref_sandbox_mode_choose(NULL, &mode, err, size) < 0)
         return -1;
-    const game_api *g = game_default();
+    const game_api *g = o->game;
     game_options *options = game_options_new(g);
     if (!options) {
         snprintf(err, size, "out of memory");
@@ -221,22 +228,16 @@ static int play_seat(const check_opts *o, const char *label, int seat, FILE *out
     return 0;
 }
 
-/* The check: 0 the bot plays both seats, 1 it does not (why), 2 it cannot
- * be tried. */
-static int check(const check_opts *o, const char *label, FILE *out, char *why, size_t whysize)
+/* The check in o->game: 0 the bot plays both seats, 1 it does not (why),
+ * -1 the referee could not run (the error printed). */
+static int check_game(const check_opts *o, const char *label, FILE *out, char *why,
+                      size_t whysize)
 {
     char err[512];
-    if (access(o->opponent, X_OK) != 0 && !strchr(o->opponent, ' '))
-        return ac_fail("bot test: no random bot at %s (--opponent CMD names another)",
-                       o->opponent);
-    if (arena_check_command(o->cmd, o->cwd, why, whysize) < 0) {
-        fprintf(out, "bot test %s: FAILED: %s\n", label, why);
-        return 1;
-    }
     for (int seat = 0; seat < 2; seat++) {
         int played = play_seat(o, label, seat, out, why, whysize, err, sizeof err);
         if (played < 0)
-            return ac_fail("bot test: %s", err);
+            return ac_fail("bot test: %s", err), -1;
         if (!played) {
             fprintf(out, "bot test %s: FAILED: %s\n", label, why);
             return 1;
@@ -246,14 +247,93 @@ static int check(const check_opts *o, const char *label, FILE *out, char *why, s
     return 0;
 }
 
+static void add_checked(ac_games *set, const game_api *g)
+{
+    if (set->n < AC_MAX_GAMES)
+        set->game[set->n++] = g;
+}
+
+/* The check in each game (none given: every game): 0 it ran (got), 2 it
+ * cannot be tried (the error printed). */
+static int check(check_opts *o, const char *label, const ac_games *games, FILE *out,
+                 ac_checked *got)
+{
+    memset(got, 0, sizeof *got);
+    ac_games every;
+    if (!games || !games->n) {
+        ac_every_game(&every);
+        games = &every;
+    }
+    if (access(o->opponent, X_OK) != 0 && !strchr(o->opponent, ' '))
+        return ac_fail("bot test: no random bot at %s (--opponent CMD names another)",
+                       o->opponent);
+    char why[512];
+    if (arena_check_command(o->cmd, o->cwd, why, sizeof why) < 0) {
+        fprintf(out, "bot test %s: FAILED: %s\n", label, why);
+        for (int i = 0; i < games->n; i++) {
+            snprintf(got->why[got->fails.n], sizeof got->why[0], "%s", why);
+            add_checked(&got->fails, games->game[i]);
+        }
+        return 0;
+    }
+    for (int i = 0; i < games->n; i++) {
+        char in[256];
+        o->game = games->game[i];
+        snprintf(in, sizeof in, "%s in %s", label, o->game->name);
+        int rc = check_game(o, in, out, why, sizeof why);
+        if (rc < 0)
+            return 2;
+        if (rc)
+            snprintf(got->why[got->fails.n], sizeof got->why[0], "%s", why);
+        add_checked(rc ? &got->fails : &got->plays, o->game);
+    }
+    return 0;
+}
+
+void ac_checked_why(const ac_checked *got, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = 0;
+    for (int i = 0; i < got->fails.n && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", i ? "; " : "",
+                                got->fails.n > 1 ? got->fails.game[i]->name : "",
+                                got->fails.n > 1 ? ": " : "", got->why[i]);
+}
+
 int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
-                 FILE *out, char *why, size_t size)
+                 const ac_games *games, FILE *out, ac_checked *got)
 {
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
     check_opts o = { .cmd = cmd, .cwd = cwd, .env = env, .opponent = opponent };
     ref_terms_default(&o.terms);
-    return check(&o, label, out, why, size);
+    return check(&o, label, games, out, got);
+}
+
+/* After the check of every game tried: which it plays, which not; and
+ * whether it passed: it plays each game it must (`must`, space-separated:
+ * the --game ones, or a registered bot's), or, with none, one at least.
+ * 0 passed, 1 not. */
+static int verdict(const char *label, const ac_checked *got, const char *must, FILE *out)
+{
+    char plays[256], fails[256], missed[256] = "";
+    ac_games_text(&got->plays, plays, sizeof plays);
+    ac_games_text(&got->fails, fails, sizeof fails);
+    arena_bot need = { .id = 0 };
+    snprintf(need.plays, sizeof need.plays, "%s", must ? must : "");
+    size_t len = 0;
+    for (int i = 0; i < got->fails.n && len < sizeof missed; i++)
+        if (arena_bot_plays(&need, got->fails.game[i]->name))
+            len += (size_t)snprintf(missed + len, sizeof missed - len, "%s%s", len ? " " : "",
+                                    got->fails.game[i]->name);
+    if (got->plays.n + got->fails.n > 1)
+        fprintf(out, "bot test %s: %s%s%s%s\n", label, got->plays.n ? "plays " : "plays none of ",
+                got->plays.n ? plays : fails, got->plays.n && got->fails.n ? "; cannot play " : "",
+                got->plays.n && got->fails.n ? fails : "");
+    if (missed[0])
+        fprintf(out, "bot test %s: FAILED: it cannot play %s, which it must\n", label, missed);
+    return missed[0] || (!need.plays[0] && !got->plays.n);
 }
 
 int ac_bot_test(int argc, char **argv)
@@ -264,7 +344,10 @@ int ac_bot_test(int argc, char **argv)
     ref_terms_default(&o.terms);
     const char *names[1], *name = NULL;
     int n = 0;
+    ac_games games = { .n = 0 };
     const cli_flag flags[] = {
+        CLI_CALL("--game", "G", "the game to try it in (repeatable; default: every game, each "
+                 "reported)", ac_add_game, &games),
         CLI_ARG("--cmd", CLI_STR, "CMD", "an unregistered bot's command", &o.cmd),
         CLI_ARG("--cwd", CLI_STR, "DIR", "the folder --cmd starts in", &o.cwd),
         CLI_NUM("--move-ms", CLI_I64, "N", "time per decision (default 1000)", &o.terms.move_ms, 1,
@@ -297,6 +380,14 @@ int ac_bot_test(int argc, char **argv)
         o.env = b.env;
         o.cwd = b.cwd;
     }
-    char why[512];
-    return check(&o, name ? name : "--cmd", stdout, why, sizeof why);
+    const char *label = name ? name : "--cmd";
+    char must[256] = "";
+    ac_checked got;
+    if (check(&o, label, &games, stdout, &got) != 0)
+        return 2;
+    if (games.n)
+        ac_games_text(&games, must, sizeof must);
+    else if (name)
+        snprintf(must, sizeof must, "%s", b.plays);
+    return verdict(label, &got, must, stdout);
 }

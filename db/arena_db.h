@@ -27,7 +27,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 13
+#define ARENA_DB_SCHEMA 14
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -73,9 +73,17 @@ typedef struct arena_bot {
     int  games;               /* rated matches played (the live rating's count) */
     double elo;               /* the live rating */
     char label[128];          /* name as shown: told apart from its other versions */
+    char plays[256];          /* the games it plays: registry names, space-separated, in
+                                 alphabetical order (bot_games, schema 14) */
 } arena_bot;
 
+/* 1 when the bot plays `game` (a registry name), else 0. */
+int  arena_bot_plays(const arena_bot *b, const char *game);
+
 /* Names: 1-63 chars of [A-Za-z0-9_.-]. A removed bot's name may be reused.
+ * A version is added with the games it plays (bot->plays: games of the
+ * registry, each once; "" the default game), the only games tournaments
+ * and ladders schedule it in.
  * A bot is referred to as NAME (its newest registered version) or
  * NAME@VERSION. Its label, in every table, is its name, followed by
  * "@VERSION" when another row has the same name (or "#ID" when that does

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "game.h"
+
 static int name_ok(const char *name)
 {
     if (!name)
@@ -66,7 +68,8 @@ static int ref_parse(const char *ref, bot_ref *r)
 
 #define BOT_COLUMNS "b.id, b.name, b.cmd, b.cwd, b.version, b.removed_at IS NOT NULL," \
     " b.status, b.status_reason, COALESCE(b.status_ms, 0), COALESCE(b.previous_id, 0)," \
-    " COALESCE(r.games, 0), COALESCE(r.elo, 1500.0), " ADB_BOT_LABEL("b") ", b.env" \
+    " COALESCE(r.games, 0), COALESCE(r.elo, 1500.0), " ADB_BOT_LABEL("b") ", b.env," \
+    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)" \
     " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id "
 
 static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
@@ -88,6 +91,7 @@ static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
     b->elo = sqlite3_column_double(st, 11);
     adb_col_text(st, 12, b->label, sizeof b->label);
     adb_col_text(st, 13, b->env, sizeof b->env);
+    adb_col_text(st, 14, b->plays, sizeof b->plays);   /* its primary key's order: by name */
 }
 
 static const char BOT_NEWEST[] =
@@ -162,6 +166,34 @@ int arena_db_bot_list(arena_db *db, arena_bot **out)
     return adb_collect(st, SQLITE_OK, sizeof **out, bot_row, NULL, (void **)out);
 }
 
+/* The next space-separated word of *p into word (cut to fit), *p past it:
+ * 1, or 0 at the end. */
+static int next_game(const char **p, char *word, size_t size)
+{
+    *p += strspn(*p, " ");
+    size_t len = strcspn(*p, " ");
+    if (!len)
+        return 0;
+    snprintf(word, size, "%.*s", (int)len, *p);
+    *p += len;
+    return 1;
+}
+
+/* 1 when the space-separated list has the word. */
+static int list_has(const char *list, const char *word)
+{
+    char w[sizeof ((arena_bot *)0)->plays];
+    while (next_game(&list, w, sizeof w))
+        if (!strcmp(w, word))
+            return 1;
+    return 0;
+}
+
+int arena_bot_plays(const arena_bot *b, const char *game)
+{
+    return list_has(b->plays, game);
+}
+
 const char *arena_bot_status_shown(const arena_bot *b)
 {
     if (!strcmp(b->status, "active") &&
@@ -177,6 +209,54 @@ const char *arena_bot_status_shown(const arena_bot *b)
 static const char BOT_INSERT[] =
     "INSERT INTO bots(name, cmd, cwd, version, env, added_at, previous_id)"
     " VALUES (:name, :cmd, :cwd, :version, :env, :now, :previous)";
+
+static const char BOT_GAME_INSERT[] =
+    "INSERT INTO bot_games(bot_id, game) VALUES (:id, :game)";
+
+/* The games a new version plays: registry names, each once ("": the
+ * default game). 1, or 0 with why not. */
+static int plays_ok(const arena_bot *bot, char *err, size_t size)
+{
+    char game[sizeof bot->plays];
+    const char *p = bot->plays;
+    if (!adb_text_ok(bot->plays, sizeof bot->plays, 0)) {
+        adb_err(err, size, "bot %s: its list of games is too long", bot->name);
+        return 0;
+    }
+    while (next_game(&p, game, sizeof game)) {
+        if (!game_find(game)) {
+            adb_err(err, size, "bot %s: unknown game '%s'", bot->name, game);
+            return 0;
+        }
+        if (list_has(p, game)) {
+            adb_err(err, size, "bot %s: the game %s is named twice", bot->name, game);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Inside the caller's transaction: the rows of bot_games for version id
+ * (plays "": the default game). */
+static int add_games(arena_db *db, int64_t id, const char *plays)
+{
+    char game[256];
+    if (!plays[strspn(plays, " ")])
+        plays = game_default()->name;
+    for (const char *p = plays; next_game(&p, game, sizeof game);) {
+        sqlite3_stmt *st = adb_stmt(db, BOT_GAME_INSERT);
+        if (!st)
+            return -1;
+        int rc = adb_bind_int(st, ":id", id);
+        ADB_BIND(adb_bind_text(st, ":game", game));
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+        adb_done(st);
+        if (rc != SQLITE_DONE)
+            return -1;
+    }
+    return 0;
+}
 
 static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
 {
@@ -196,7 +276,7 @@ static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
                 bot->name);
         return 0;
     }
-    return 1;
+    return plays_ok(bot, err, size);
 }
 
 /* Inside the caller's transaction: the new row, following the newest
@@ -233,7 +313,7 @@ static int add_in_txn(arena_db *db, const arena_bot *bot, char *err, size_t size
         adb_err(err, size, "%s version %s is already registered", bot->name, bot->version);
         return -1;
     }
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE || add_games(db, sqlite3_last_insert_rowid(db->h), bot->plays) < 0)
         return adb_sqlerr(db, err, size, "cannot add a bot");
     return 0;
 }

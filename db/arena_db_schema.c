@@ -368,6 +368,35 @@ const char *const adb_migrations[] = {
      * standings leave out: the few there are, found without a scan.
      */
     "CREATE INDEX matches_void ON matches(id) WHERE reason = 'void';",
+
+    /*
+     * 14: the games each bot version plays (issue 26): tournaments and
+     * ladders schedule a bot only in its games. `bot add` finds them by
+     * its check, or is told (--game). A bot stored before gets:
+     * - the games of the matches it played without forfeiting them: a
+     *   War-Chest-only bot entered in a Goofspiel tournament forfeited every
+     *   game there, the very thing this table is to stop, so it keeps
+     *   War Chest alone; a bot that played a game cleanly once plays it;
+     * - else, a version that never played, the games of the version it
+     *   follows (a new version of a Goofspiel bot is a Goofspiel bot);
+     * - else :legacy_game, War Chest: the only game before Goofspiel, and
+     *   the one every bot's check (`bot add`) played until now, so the
+     *   one game such a bot is known to have passed.
+     */
+    "CREATE TABLE bot_games("
+    "  bot_id INTEGER NOT NULL REFERENCES bots(id),"
+    "  game TEXT NOT NULL,"
+    "  PRIMARY KEY (bot_id, game)) WITHOUT ROWID;"
+    "INSERT INTO bot_games SELECT DISTINCT s.bot_id, m.game"
+    " FROM match_seats s JOIN matches m ON m.id = s.match_id"
+    " WHERE m.culprit IS NULL OR m.culprit <> s.seat;"
+    "WITH RECURSIVE up(id, prev) AS ("
+    "  SELECT id, previous_id FROM bots WHERE id NOT IN (SELECT bot_id FROM bot_games)"
+    "  UNION SELECT up.id, b.previous_id FROM up JOIN bots b ON b.id = up.prev"
+    "  WHERE up.prev NOT IN (SELECT bot_id FROM bot_games))"
+    " INSERT INTO bot_games SELECT up.id, g.game FROM up JOIN bot_games g ON g.bot_id = up.prev;"
+    "INSERT INTO bot_games SELECT id, :legacy_game FROM bots"
+    " WHERE id NOT IN (SELECT bot_id FROM bot_games);",
 };
 _Static_assert(sizeof adb_migrations / sizeof adb_migrations[0] == ARENA_DB_SCHEMA,
                "ARENA_DB_SCHEMA names the last migration");

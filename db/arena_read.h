@@ -41,6 +41,7 @@ typedef struct arena_bot_row {
     int  registered;          /* not removed */
     int  played;              /* it has matches: last_active_ms is set */
     int64_t last_active_ms;   /* its newest match's finish */
+    char plays[256];          /* its games: registry names, space-separated */
 } arena_bot_row;
 
 /* Every bot, removed ones too, by id. Count, with *out malloc'ed; or -1. */

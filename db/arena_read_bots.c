@@ -28,7 +28,8 @@ static const char BOTS[] =
     "SELECT b.id, " ADB_BOT_LABEL("b") ", b.name, b.version, b.status, b.status_reason,"
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
     "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
-    " b.removed_at IS NULL, coalesce(r.games, 0)"
+    " b.removed_at IS NULL, coalesce(r.games, 0),"
+    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)"
     " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
 
 static void bot_row(sqlite3_stmt *st, void *elem, const void *ctx)
@@ -48,6 +49,7 @@ static void bot_row(sqlite3_stmt *st, void *elem, const void *ctx)
     snprintf(v->status, sizeof v->status, "%s",
              v->registered ? arena_bot_status_shown(&b) : "removed");
     memcpy(v->reason, b.reason, sizeof v->reason);
+    adb_col_text(st, 9, v->plays, sizeof v->plays);
 }
 
 int arena_read_bots(arena_db *db, arena_bot_row **out)

@@ -77,6 +77,14 @@ static void put_bot(jw *w, const arena_bot_row *b)
         jw_null(w);
     jw_key(w, "registered");
     jw_bool(w, b->registered);
+    jw_key(w, "plays");                   /* its games: registry names, space-separated */
+    jw_arr(w);
+    for (const char *p = b->plays; *p; p += strspn(p, " ")) {
+        size_t len = strcspn(p, " ");
+        jw_strn(w, p, len);
+        p += len;
+    }
+    jw_arr_end(w);
     jw_obj_end(w);
 }
 

@@ -18,7 +18,8 @@ sql() { "$sqltool" "$db" "$1"; }
 A bot add alpha --no-test --cmd "$random" >/dev/null
 A bot add beta --no-test --cmd "$random" --version 1 >/dev/null
 out=$(A bot add alpha --no-test --cmd "$random" --version 2)
-[ "$out" = "added bot alpha@2, a new version (rated apart from the one before)" ] || fail "add: $out"
+[ "$out" = "added bot alpha@2, a new version (rated apart from the one before)
+  it plays warchest goofspiel (untried)" ] || fail "add: $out"
 rc=0; A bot add alpha --no-test --cmd "$random" 2>"$tmp/err" || rc=$?
 [ "$rc" = 2 ] && grep -q "already registered (a new version needs --version)" "$tmp/err" ||
   fail "a second alpha without a version: $rc $(cat "$tmp/err")"
@@ -71,8 +72,8 @@ help_lists() {
   local out; out=$(A "${@:2}" --help) || fail "${*:2} --help: exit $?"
   for f in $1; do grep -q -- "^  $f" <<<"$out" || fail "${*:2} --help lists no $f: $out"; done
 }
-help_lists "--cmd --cwd --version --env --no-test" bot add
-help_lists "--cmd --cwd --move-ms --handshake-ms --memory-mb --opponent" bot test
+help_lists "--cmd --game --cwd --version --env --no-test" bot add
+help_lists "--game --cmd --cwd --move-ms --handshake-ms --memory-mb --opponent" bot test
 help_lists "--format" bot list
 help_lists "--reason" bot retire
 help_lists "--tournament --format --ladder --players" standings

@@ -15,14 +15,23 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 run() { rc=0; out=$("$@" 2>&1) || rc=$?; }
 
-# A good bot: ok, both seats, times shown.
+# A good bot: ok, both seats, times shown; tried in every game, it plays
+# War Chest (greedy is a War Chest bot), which is enough for --cmd.
 run A bot test --cmd "$greedy"
 [ "$rc" -eq 0 ] || fail "good bot: exit $rc: $out"
 for seat in 0 1; do
-  grep -q "^bot test --cmd: seat $seat v random: started, hello after [0-9]* ms, first decision [0-9.]* ms, [1-9][0-9]* decisions; .*no protocol errors$" <<<"$out" ||
+  grep -q "^bot test --cmd in warchest: seat $seat v random: started, hello after [0-9]* ms, first decision [0-9.]* ms, [1-9][0-9]* decisions; .*no protocol errors$" <<<"$out" ||
     fail "good bot, seat $seat: $out"
 done
-grep -q "^bot test --cmd: ok: plays both seats" <<<"$out" || fail "no verdict: $out"
+grep -q "^bot test --cmd in warchest: ok: plays both seats" <<<"$out" || fail "no verdict: $out"
+grep -q "^bot test --cmd in goofspiel: FAILED: " <<<"$out" || fail "greedy in goofspiel: $out"
+grep -q "^bot test --cmd: plays warchest; cannot play goofspiel$" <<<"$out" || fail "games: $out"
+# Told its game, it must play that one.
+run A bot test --cmd "$greedy" --game goofspiel
+[ "$rc" -eq 1 ] && ! grep -q "in warchest" <<<"$out" || fail "greedy --game goofspiel: $rc $out"
+run A bot test --cmd "$greedy" --game chess
+[ "$rc" -eq 2 ] && grep -q "^arena: bot test: --game: unknown game 'chess' (the games: warchest goofspiel)$" <<<"$out" ||
+  fail "--game chess: $rc $out"
 
 # A missing script: not started, the interpreter's complaint in the log tail.
 run A bot test --cmd "/usr/bin/python3 $tmp/missing_bot.py"
@@ -30,7 +39,7 @@ run A bot test --cmd "/usr/bin/python3 $tmp/missing_bot.py"
 grep -q "seat 0 v random: not started (no hello), 0 decisions; it forfeited: crash" <<<"$out" ||
   fail "missing script: no reason: $out"
 grep -q "No such file or directory" <<<"$out" || fail "missing script: no log tail: $out"
-grep -q "^bot test --cmd: FAILED: crash in seat 0 (.*status 2" <<<"$out" ||
+grep -q "^bot test --cmd in warchest: FAILED: crash in seat 0 (.*status 2" <<<"$out" ||
   fail "missing script: verdict: $out"
 # A missing program: refused before any match.
 run A bot test --cmd "$tmp/no-such-bot"
@@ -42,11 +51,11 @@ run A bot test --cmd "$tmp/no-such-bot"
 # cgroup, and ASan builds of the bots reserve terabytes of address space.)
 export ARENA_SANDBOX=none
 slow="sh -c 'sleep 1; exec $greedy'"
-run A bot test --cmd "$slow" --memory-mb 0
+run A bot test --cmd "$slow" --memory-mb 0 --game warchest
 [ "$rc" -eq 0 ] || fail "slow starter: exit $rc: $out"
 grep -q "seat 1 v random: started, hello after [1-9][0-9][0-9][0-9] ms" <<<"$out" ||
   fail "slow starter: hello time: $out"
-run A bot test --cmd "$slow" --handshake-ms 300 --memory-mb 0
+run A bot test --cmd "$slow" --handshake-ms 300 --memory-mb 0 --game warchest
 [ "$rc" -eq 1 ] || fail "slow starter, short handshake: exit $rc: $out"
 grep -q "FAILED: timeout in seat 0 (seat 0 sent no hello within 300 ms)" <<<"$out" ||
   fail "slow starter, short handshake: $out"
@@ -63,7 +72,7 @@ SH
 mkdir "$tmp/t"
 rc=0; out=$(TMPDIR=$tmp/t A bot add aborter --cmd "sh $tmp/abort_bot.sh" 2>&1) || rc=$?
 [ "$rc" -eq 2 ] || fail "bot add of a bot that aborts its referee: exit $rc: $out"
-grep -q "bot add aborter: refused: it cannot play (its referee died of signal 6 in seat 0" \
+grep -q "bot add aborter: refused: it cannot play any game (warchest: its referee died of signal 6 in seat 0" \
   <<<"$out" || fail "bot add aborter: no clear refusal: $out"
 ! A bot list | grep -q aborter || fail "bot add registered the aborter"
 [ -z "$(ls -A "$tmp/t")" ] || fail "the aborted check left $(ls -A "$tmp/t")"
@@ -75,14 +84,14 @@ run A bot test --cmd "$greedy" --memory-mb lots
 # bot add: refuses what cannot play, --no-test registers it; bot test BOT.
 run A bot add broken --cmd "/usr/bin/python3 $tmp/missing_bot.py"
 [ "$rc" -ne 0 ] || fail "bot add registered a bot that cannot play: $out"
-grep -q "bot add broken: refused: it cannot play (crash in seat 0" <<<"$out" ||
+grep -q "bot add broken: refused: it cannot play any game (warchest: crash in seat 0" <<<"$out" ||
   fail "bot add: no reason: $out"
 grep -q -- "--no-test" <<<"$out" || fail "bot add: no hint of --no-test: $out"
 A bot list | grep -q broken && fail "bot add listed a refused bot"
 run A bot add broken --cmd "/usr/bin/python3 $tmp/missing_bot.py" --no-test
 [ "$rc" -eq 0 ] || fail "bot add --no-test: $out"
 run A bot test broken
-[ "$rc" -eq 1 ] && grep -q "^bot test broken: FAILED: crash" <<<"$out" || fail "bot test BOT: $out"
+[ "$rc" -eq 1 ] && grep -q "^bot test broken in warchest: FAILED: crash" <<<"$out" || fail "bot test BOT: $out"
 run A bot add good --cmd "$greedy"
 [ "$rc" -eq 0 ] && grep -q "^added bot good" <<<"$out" || fail "bot add good: $rc $out"
 run A bot test

@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "db_test.h"
+#include "game.h"
 
 /* ---- open, migrate ------------------------------------------------------ */
 
@@ -39,7 +40,7 @@ static void test_open_migrate(void **state)
     arena_db_close(db);
 
     assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 15);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 16);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -185,6 +186,49 @@ static void test_bots(void **state)
     assert_int_equal(arena_db_bot_list(db, &list), 0);
     assert_non_null(list);
     free(list);
+    arena_db_close(db);
+}
+
+/* A version's games (schema 14): stored as given, read back in order,
+ * asked one by one; none given is the default game; an unknown game, or
+ * one named twice, refused with the bot's name and the game. */
+static void test_bot_games(void **state)
+{
+    arena_db *db = NULL;
+    assert_int_equal(arena_db_open(&db, db_path("games"), 1, err, sizeof err), 0);
+    arena_bot b = {0}, got;
+    snprintf(b.name, sizeof b.name, "both");
+    snprintf(b.cmd, sizeof b.cmd, "true");
+    snprintf(b.plays, sizeof b.plays, "warchest goofspiel");
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_name(db, "both", &got), 0);
+    assert_string_equal(got.plays, "goofspiel warchest");
+    assert_true(arena_bot_plays(&got, "warchest") && arena_bot_plays(&got, "goofspiel"));
+    assert_false(arena_bot_plays(&got, "warches") || arena_bot_plays(&got, "") ||
+                 arena_bot_plays(&got, "goofspiel warchest"));
+
+    snprintf(b.name, sizeof b.name, "one");
+    snprintf(b.plays, sizeof b.plays, "goofspiel");
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), 0);
+    snprintf(b.version, sizeof b.version, "2");          /* a version has its own games */
+    b.plays[0] = 0;
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_name(db, "one@2", &got), 0);
+    assert_string_equal(got.plays, game_default()->name);
+    assert_int_equal(arena_db_bot_by_name(db, "one#2", &got), 0);
+    assert_string_equal(got.plays, "goofspiel");
+
+    snprintf(b.version, sizeof b.version, "3");
+    snprintf(b.plays, sizeof b.plays, "goofspiel chess");
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    assert_string_equal(err, "bot one: unknown game 'chess'");
+    snprintf(b.plays, sizeof b.plays, "goofspiel warchest goofspiel");
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    assert_string_equal(err, "bot one: the game goofspiel is named twice");
+    memset(b.plays, 'g', sizeof b.plays);                /* unterminated */
+    assert_int_equal(arena_db_bot_add(db, &b, err, sizeof err), -1);
+    assert_int_equal(arena_db_bot_by_name(db, "one@3", &got), 1);   /* nothing stored */
+    assert_int_equal(raw_int(db_path("games"), "SELECT count(*) FROM bot_games"), 4);
     arena_db_close(db);
 }
 
@@ -1032,6 +1076,7 @@ int main(void)
         cmocka_unit_test(test_open_migrate),
         cmocka_unit_test(test_open_refuses),
         cmocka_unit_test(test_bots),
+        cmocka_unit_test(test_bot_games),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_tournaments),
         cmocka_unit_test(test_match_duplicate),

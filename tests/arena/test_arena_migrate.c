@@ -1,9 +1,10 @@
 /*
  * test_arena_migrate.c - schema migrations on a real database: one made by
  * the arena of schema 1, before games and seats had rows of their own
- * (tests/arena/fixtures/schema1, see its README).
+ * (tests/arena/fixtures/schema1, see its README), and one of schema 13,
+ * before bots had games (fixtures/schema13).
  *
- *   test_arena_migrate FIXTURE.db
+ *   test_arena_migrate SCHEMA1.db SCHEMA13.db
  *
  * Opened by today's library, the copy migrates with every row moved over
  * exactly: the same matches seat by seat, the tournaments with the spec
@@ -26,7 +27,7 @@
 #include "db_test.h"
 #include "game.h"
 
-static const char *fixture;
+static const char *fixture, *fixture13;
 
 /* Every row of a query as text, columns joined by '|', rows by '\n'
  * (malloc'ed). NULL prints as "~". */
@@ -54,11 +55,11 @@ static char *dump(const char *path, const char *sql)
     return out;
 }
 
-/* The fixture copied to DIR/NAME.db; its path. */
-static const char *copy_fixture(const char *name)
+/* A fixture copied to DIR/NAME.db; its path. */
+static const char *copy_file(const char *from, const char *name)
 {
     const char *path = db_path(name);
-    FILE *in = fopen(fixture, "rb"), *out = fopen(path, "wb");
+    FILE *in = fopen(from, "rb"), *out = fopen(path, "wb");
     assert_non_null(in);
     assert_non_null(out);
     char buf[65536];
@@ -68,6 +69,12 @@ static const char *copy_fixture(const char *name)
     fclose(in);
     assert_int_equal(fclose(out), 0);
     return path;
+}
+
+/* The schema-1 fixture copied to DIR/NAME.db; its path. */
+static const char *copy_fixture(const char *name)
+{
+    return copy_file(fixture, name);
 }
 
 /* ---- rows move over exactly ---------------------------------------------- */
@@ -288,17 +295,61 @@ static void test_fails_midway(void **state)
     }
 }
 
+/* ---- schema 14: the games bots play ---------------------------------------- */
+
+/* Each bot's games by id, "id|game" lines. */
+static const char BOT_GAMES[] = "SELECT bot_id, game FROM bot_games ORDER BY bot_id, game";
+
+/* A bot of schema 13 gets the games it played without forfeiting them,
+ * else those of the version it follows, else War Chest (the fixture's
+ * README says what each bot did); and reads them back. A schema-1
+ * database's bots all played War Chest, or nothing. */
+static void test_bots_get_their_games(void **state)
+{
+    (void)state;
+    const char *path = copy_file(fixture13, "schema13");
+    arena_db *db = NULL;
+    assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
+    static const char *const want[][2] = {
+        { "greedy", "warchest" },          /* forfeited each of its Goofspiel games */
+        { "random", "goofspiel warchest" },
+        { "gsrand#3", "goofspiel" },
+        { "gsrand@2", "goofspiel" },       /* never played: the version before's */
+        { "idle", "warchest" },            /* never played, no version before */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        arena_bot b;
+        assert_int_equal(arena_db_bot_by_name(db, want[i][0], &b), 0);
+        if (strcmp(b.plays, want[i][1]))
+            fail_msg("%s plays '%s', not '%s'", want[i][0], b.plays, want[i][1]);
+    }
+    arena_db_close(db);
+    char *games = dump(path, BOT_GAMES);
+    assert_string_equal(games, "1|warchest\n2|goofspiel\n2|warchest\n3|goofspiel\n4|warchest\n"
+                               "5|goofspiel\n");
+    free(games);
+
+    path = copy_fixture("schema1-games");
+    assert_int_equal(arena_db_open(&db, path, 0, err, sizeof err), 0);
+    arena_db_close(db);
+    games = dump(path, BOT_GAMES);
+    assert_string_equal(games, "1|warchest\n2|warchest\n3|warchest\n4|warchest\n5|warchest\n");
+    free(games);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_arena_migrate FIXTURE.db\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_arena_migrate SCHEMA1.db SCHEMA13.db\n");
         return 2;
     }
     fixture = argv[1];
+    fixture13 = argv[2];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_move_exactly),
         cmocka_unit_test(test_newer_refused),
         cmocka_unit_test(test_fails_midway),
+        cmocka_unit_test(test_bots_get_their_games),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }

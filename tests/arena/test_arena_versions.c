@@ -4,7 +4,8 @@
  * bot's forfeits in a row, and the rating history of its fits; the
  * fit's totals kept as matches are stored (arena_ladder_fit.h) against
  * the standings' fit over the same matches; the version a new one's SPRT
- * gate plays, along a chain of versions with every status.
+ * gate plays, along a chain of versions with every status; a tournament
+ * run by the library refuses a bot of another game.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "arena_ladder_fit.h"
 #include "arena_ladder_gate.h"
 #include "arena_report.h"
+#include "arena_tourney.h"
 #include "db_test.h"
 
 static int64_t add_version(arena_db *db, const char *name, const char *version)
@@ -392,6 +394,37 @@ static void test_gate_opponent(void **state)
     assert_int_equal(gate_plays(NULL, 0), 0);                     /* a first version */
 }
 
+/* The library holds a tournament to its bots' games whoever built the
+ * spec (a resume, sprt --play, a program of its own): a bot of another
+ * game is named, and nothing is stored or started. */
+static void test_tourney_holds_to_games(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("games");
+    int64_t wc = add_bot(db, "wc");                    /* "": the default game */
+    arena_bot gs = {0};
+    snprintf(gs.name, sizeof gs.name, "gs");
+    snprintf(gs.cmd, sizeof gs.cmd, "./agents/gs");
+    snprintf(gs.plays, sizeof gs.plays, "goofspiel");
+    assert_int_equal(arena_db_bot_add(db, &gs, err, sizeof err), 0);
+    assert_int_equal(arena_db_bot_by_name(db, "gs", &gs), 0);
+    arena_spec spec;
+    arena_spec_default(&spec);
+    snprintf(spec.game, sizeof spec.game, "goofspiel");
+    spec.options[0] = 0;
+    spec.nbots = 2;
+    spec.bot[0] = gs.id;
+    spec.bot[1] = wc;
+    arena_run run = { .concurrency = 1, .referee = "/nonexistent/referee", .quiet = 1 };
+    int64_t tid = 0;
+    assert_int_equal(arena_tourney_run(db, &spec, &run, &tid, err, sizeof err), -1);
+    assert_string_equal(err, "bot wc does not play goofspiel (it plays warchest)");
+    assert_int_equal(tid, 0);
+    arena_tournament t;
+    assert_int_equal(arena_db_tournament_latest_unfinished(db, &t), 1);
+    arena_db_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_ladder_rows),
         cmocka_unit_test(test_ladder_fit),
         cmocka_unit_test(test_gate_opponent),
+        cmocka_unit_test(test_tourney_holds_to_games),
     };
     return cmocka_run_group_tests(tests, db_test_make_dir, db_test_remove_dir);
 }

@@ -47,6 +47,9 @@ await test('standings: rows of the tournament, bots with status', async () => {
     for (const k of ['rank', 'elo', 'ci95', 'live_elo', 'games', 'wins', 'draws', 'losses', 'score_pct'])
       assert.equal(typeof row[k], 'number', k);
   assert.ok(r.json.bots.every(b => b.status && 'last_active_ms' in b));
+  // the games each plays (registered untried: every game)
+  assert.deepEqual(r.json.bots.find(b => b.name === 'greedy').plays, ['goofspiel', 'warchest']);
+  assert.ok(r.json.bots.every(b => Array.isArray(b.plays) && b.plays.length > 0));
 });
 const LADDER = encodeURIComponent('<b>night</b> & day');
 await test('standings and crosstable of a ladder', async () => {
