@@ -126,6 +126,14 @@ struct game_api {
      * seat may know, from the game's own observation. NULL: the viewer
      * shows `render`'s text instead. */
     void        (*write_json)(struct jw *w, const void *state, int seat);
+    /* What `seat` may not see, by the rules, dealt afresh from `seed`: the
+     * other seats' hidden holdings and the chance still to come, all else
+     * kept (OpenSpiel resamples from an information state; this is that
+     * from the truth, not from the seat's view, so that a leak shows). The
+     * seat's bytes (pack_observation, write_json) and, when it is to move,
+     * its legal actions must not change: games/tests/game_harness.c checks
+     * it for every game. NULL: the game hides nothing. */
+    void        (*scramble_hidden)(void *state, int seat, uint64_t seed);
 };
 
 /* ---- the registry (registry.c) ------------------------------------------ */

@@ -63,7 +63,7 @@ T0=$(date +%s)
 VOLUMES_BEFORE=$(podman volume ls -q | sort)
 
 step() { echo "== [$(( $(date +%s) - T0 )) s] $*"; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. tests/lib.sh   # the folder is the repository's (cd above)
 
 # The volumes that appeared since the run began and are not another run's
 # (named by it, or used by a container of its): this run's named volumes

@@ -23,9 +23,10 @@ run() {
   fi
 }
 export WC_TEST_GAMES=200
-for t in "$build"/tests/warchest/test_wc_* "$build"/games/*/tests/test_*; do
+for t in "$build"/games/*/tests/test_*; do   # every game's own tests
   [ -x "$t" ] && run "$(basename "$t")" "$t"
 done
+run test_games "$build/games/tests/test_games"
 run test_hidden_messages "$build/tests/protocol/test_hidden_messages"
 run test_roundtrip "$build/tests/protocol/test_roundtrip"
 run test_ratings "$build/ratings/test_ratings"

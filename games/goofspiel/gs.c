@@ -147,3 +147,27 @@ int gs_parse(const char *text, int *card)
     *card = v;
     return 0;
 }
+
+void gs_scramble_hidden(gs_state *s, int seat, pcg32 *rng)
+{
+    if (gs_is_over(s))
+        return;                         /* no round in progress, no prize to come */
+    for (int i = s->opt.cards - 1; i > s->round + 1; i--) {
+        int j = s->round + 1 + (int)pcg32_below(rng, (uint32_t)(i - s->round));
+        uint8_t t = s->prize[i];
+        s->prize[i] = s->prize[j];
+        s->prize[j] = t;
+    }
+    for (int p = 0; p < s->opt.players; p++) {
+        uint8_t *bid = &s->bid[s->round][p];
+        if (p == seat || !*bid || !s->hand[p])
+            continue;
+        int k = (int)pcg32_below(rng, (uint32_t)__builtin_popcount(s->hand[p])), v = 0;
+        for (uint32_t m = s->hand[p]; m; m &= m - 1)
+            if (k-- == 0)
+                v = __builtin_ctz(m) + 1;
+        assert(v > 0);                  /* k is below the hand's size */
+        s->hand[p] = (s->hand[p] & ~(1u << (v - 1))) | (1u << (*bid - 1));
+        *bid = (uint8_t)v;
+    }
+}

@@ -65,6 +65,11 @@ void gs_apply(gs_state *s, int card);
 /* Each seat's share of the win (the seats with the most points share 1). */
 void gs_scores(const gs_state *s, double score[GS_MAX_SEATS]);
 uint64_t gs_hash(const gs_state *s);
+/* What `seat` may not see, changed at random: the face-down prizes
+ * reordered, the round's other bids replaced by other cards of their
+ * hands. For the checks that nothing `seat` is told depends on it
+ * (game.h scramble_hidden). */
+void gs_scramble_hidden(gs_state *s, int seat, pcg32 *rng);
 
 /* "bid 7" <-> 7; "bid ?" is 0, a bid another seat may not see. */
 int  gs_format(int card, char *buf, size_t size);

@@ -200,6 +200,13 @@ static int render(const void *state, char *buf, size_t size)
 
 static void write_json(struct jw *w, const void *state, int seat) { gs_write_json(w, state, seat); }
 
+static void scramble_hidden(void *state, int seat, uint64_t seed)
+{
+    pcg32 rng;
+    pcg32_seed(&rng, seed, 0x68696464656eULL);
+    gs_scramble_hidden(state, seat, &rng);
+}
+
 const game_api game_goofspiel = {
     .name = "goofspiel",
     .description = "bid hidden cards for a face-down prize deck (OpenSpiel's goofspiel)",
@@ -224,4 +231,5 @@ const game_api game_goofspiel = {
     .hash = hash,
     .render = render,
     .write_json = write_json,
+    .scramble_hidden = scramble_hidden,
 };

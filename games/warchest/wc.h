@@ -261,6 +261,12 @@ void wc_observe(const wc_state *s, int seat, wc_observation *out);
  * come from `seed` too. Only the top pending follow-up is known to an
  * observer, so deeper ones are dropped. */
 void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s);
+/* Deals `seat`'s hidden coins (hand, bag, face-down discards) afresh from
+ * `rng`, each zone keeping its size: the same counts, other contents; a
+ * coin it holds in a pending step (the Warrior Priest's) is drawn again
+ * from the new hand. What no other seat may see, changed: for the checks
+ * that nothing another seat is told depends on it (game.h scramble_hidden). */
+void wc_scramble_hidden(wc_state *s, int seat, wc_rng *rng);
 
 /* ---- inspection --------------------------------------------------------- */
 

@@ -200,6 +200,18 @@ static uint64_t hash(const void *state) { return wc_hash(state); }
 static int render(const void *state, char *buf, size_t size) { return wc_render(state, buf, size); }
 static void write_json(struct jw *w, const void *state, int seat) { wc_write_json(w, state, seat); }
 
+/* Every other seat's hidden coins, and the draws to come. */
+static void scramble_hidden(void *state, int seat, uint64_t seed)
+{
+    wc_state *s = state;
+    wc_rng rng;
+    pcg32_seed(&rng, seed, 0x68696464656eULL);
+    for (int other = 0; other < s->nseats; other++)
+        if (other != seat)
+            wc_scramble_hidden(s, other, &rng);
+    s->rng.state ^= pcg32_next(&rng) | 1;
+}
+
 
 const game_api game_warchest = {
     .name = "warchest",
@@ -224,4 +236,5 @@ const game_api game_warchest = {
     .hash = hash,
     .render = render,
     .write_json = write_json,
+    .scramble_hidden = scramble_hidden,
 };

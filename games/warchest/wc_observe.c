@@ -66,7 +66,7 @@ void wc_observe(const wc_state *s, int seat, wc_observation *o)
  * its hand, bag and face-down discards, `n[zone]` coins each: every
  * arrangement of the coins over the zones is equally likely. */
 static void deal_hidden(wc_state *s, int seat, const int left[WC_NCOINS],
-                        const int n[3])
+                        const int n[3], wc_rng *rng)
 {
     static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
     uint8_t pool[WC_NCOINS * 8];
@@ -75,7 +75,7 @@ static void deal_hidden(wc_state *s, int seat, const int left[WC_NCOINS],
         for (int k = 0; k < left[c] && size < (int)sizeof pool; k++)
             pool[size++] = (uint8_t)c;
     for (int i = size - 1; i > 0; i--) {           /* Fisher-Yates */
-        int j = (int)wc_rng_below(&s->rng, (uint32_t)i + 1);
+        int j = (int)wc_rng_below(rng, (uint32_t)i + 1);
         uint8_t t = pool[i];
         pool[i] = pool[j];
         pool[j] = t;
@@ -84,6 +84,40 @@ static void deal_hidden(wc_state *s, int seat, const int left[WC_NCOINS],
     for (int z = 0; z < 3; z++)
         for (int k = 0; k < n[z] && next < size; k++)
             s->coins[seat][zones[z]][pool[next++]]++;
+}
+
+/* A coin of `seat`'s hand, each coin equally likely (WC_NONE: none). */
+static uint8_t draw_from_hand(const wc_state *s, int seat, wc_rng *rng)
+{
+    const uint8_t *hand = s->coins[seat][WC_HAND];
+    int total = wc_zone_total(s, seat, WC_HAND);
+    int r = total ? (int)wc_rng_below(rng, (uint32_t)total) : 0;
+    for (int c = 0; c < WC_NCOINS && total; c++) {
+        if (r < hand[c])
+            return (uint8_t)c;
+        r -= hand[c];
+    }
+    return WC_NONE;
+}
+
+void wc_scramble_hidden(wc_state *s, int seat, wc_rng *rng)
+{
+    static const int zones[3] = { WC_HAND, WC_BAG, WC_DISCARD_DOWN };
+    int left[WC_NCOINS] = { 0 }, n[3];
+    for (int z = 0; z < 3; z++) {
+        n[z] = wc_zone_total(s, seat, zones[z]);
+        for (int c = 0; c < WC_NCOINS; c++)
+            left[c] += s->coins[seat][zones[z]][c];
+        memset(s->coins[seat][zones[z]], 0, WC_NCOINS);
+    }
+    deal_hidden(s, seat, left, n, rng);
+    /* A coin the seat holds in a pending step (the Warrior Priest's drawn
+     * coin) is one of its hand's: drawn again from the new hand. */
+    for (int f = 0; f < s->nframes; f++)
+        if (s->frames[f].kind == WC_FRAME_PRIEST && s->frames[f].seat == seat) {
+            assert(n[0] > 0);
+            s->frames[f].arg = draw_from_hand(s, seat, rng);
+        }
 }
 
 void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s)
@@ -137,22 +171,15 @@ void wc_determinize(const wc_observation *o, uint64_t seed, wc_state *s)
                 left[c] = 0;
         }
         int counts[3] = { o->hand_count[p], o->bag_count[p], o->discard_down_count[p] };
-        deal_hidden(s, p, left, counts);
+        deal_hidden(s, p, left, counts, &s->rng);
     }
     if (o->pending.kind != WC_NONE) {
         s->frames[0] = o->pending;
         if (o->pending.kind == WC_FRAME_PRIEST && o->pending.arg == WC_HIDDEN) {
             /* The drawn coin: any coin of its hand, equally likely. */
-            const uint8_t *hand = s->coins[o->pending.seat][WC_HAND];
-            int total = wc_zone_total(s, o->pending.seat, WC_HAND);
-            int r = total ? (int)wc_rng_below(&s->rng, (uint32_t)total) : 0;
-            for (int c = 0; c < WC_NCOINS && total; c++) {
-                if (r < hand[c]) {
-                    s->frames[0].arg = (uint8_t)c;
-                    break;
-                }
-                r -= hand[c];
-            }
+            uint8_t coin = draw_from_hand(s, o->pending.seat, &s->rng);
+            if (coin != WC_NONE)
+                s->frames[0].arg = coin;
         }
         s->nframes = 1;
     }

@@ -10,7 +10,7 @@ set -euo pipefail
 referee=$1 ismcts=$2 pimc=$3 greedy=$4
 tmp=$(mktemp -d /tmp/ismcts-bot-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 # --memory-mb 0: sanitizer builds of the bot need the address space. A
 # roomy clock, so that a loaded machine never cuts a playout budget short
 # (the bots stop early rather than lose on time, and a replay would differ).

@@ -9,7 +9,7 @@ arena=$1 random=$2 greedy=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-big-XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 stored() { A matches --format csv | tail -n +2 | wc -l; }
 

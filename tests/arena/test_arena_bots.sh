@@ -10,7 +10,7 @@ set -euo pipefail
 arena=$(readlink -f "$1") random=$(readlink -f "$2") sqltool=$(readlink -f "$3")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-bots.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 db=$tmp/arena.db
 A() { "$arena" --db "$db" "$@"; }
 sql() { "$sqltool" "$db" "$1"; }

@@ -11,7 +11,7 @@ set -euo pipefail
 arena=$1 greedy=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-bottest-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 run() { rc=0; out=$("$@" 2>&1) || rc=$?; }
 

@@ -15,7 +15,7 @@ set -euo pipefail
 arena=$1 repo=$2
 tmp=$(mktemp -d /tmp/arena-clocks-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')
 
 setup() {

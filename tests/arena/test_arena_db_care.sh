@@ -15,7 +15,7 @@ arena=$(readlink -f "$1") random=$(readlink -f "$2") sqltool=$(readlink -f "$3")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-care.XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 db=$tmp/arena.db
 A() { "$arena" --db "$db" "$@"; }
 sql() { "$sqltool" "$db" "$1"; }

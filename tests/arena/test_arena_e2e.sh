@@ -35,11 +35,7 @@ GRACE_S=2
 # ---- helpers ----------------------------------------------------------------
 
 T= DB= CURRENT=
-fail() {
-  echo "FAIL [$CURRENT]: $*" >&2
-  exit 1
-}
-note() { echo "  [$CURRENT] $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 # Live processes whose command line contains $1: "pid args" lines. Reads
 # /proc directly (no procps in CI); zombies have no command line.

@@ -12,7 +12,7 @@ arena=$1 random=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-env-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"                  # readable by the sandbox's own users
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 
 # The bot prints the environment it was started with (not its shell's),

@@ -10,7 +10,7 @@ set -u
 ARENA=$(readlink -f "$1") RANDOM_BOT=$(readlink -f "$2") GREEDY=$(readlink -f "$3")
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 register() {   # DB: 3 random bots (seeded, so each plays the same moves) and 2 greedy
     for i in 1 2 3; do

@@ -8,7 +8,7 @@ set -euo pipefail
 arena=$1 ref=$2 warchest=$3 random=$4
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-export-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 
 A bot add r1 --no-test --cmd "$random" >/dev/null

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 modules=$(readlink -f "$here/../../web/node_modules")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-html.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 line='</script><b class="injected">x</b><script>alert(1)</script>'
 # In a folder of its own with a copy of the random bot: the sandbox shows

@@ -9,7 +9,7 @@ set -euo pipefail
 arena=$1 random=$2 greedy=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-history-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 lad=$(printf 'lad,"x\001y')
 

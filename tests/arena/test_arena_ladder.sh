@@ -14,7 +14,8 @@ sqltool=$(readlink -f "$4")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-ladder.XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$tmp/log" ] && tail -20 "$tmp/log" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+FAIL_LOG="$tmp/log"
 db=$tmp/arena.db
 A() { "$arena" --db "$db" "$@"; }
 sql() { "$sqltool" "$db" "$1"; }

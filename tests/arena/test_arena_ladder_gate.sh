@@ -15,7 +15,8 @@ arena=$(readlink -f "$1") random=$(readlink -f "$2") greedy=$(readlink -f "$3")
 sqltool=$(readlink -f "$4")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-gate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$tmp/log" ] && tail -20 "$tmp/log" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+FAIL_LOG="$tmp/log"
 db=$tmp/arena.db
 A() { "$arena" --db "$db" "$@"; }
 sql() { "$sqltool" "$db" "$1"; }

@@ -13,7 +13,8 @@ arena=$(readlink -f "$1") random=$(readlink -f "$2") sqltool=$(readlink -f "$3")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-lnames.XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$tmp/log" ] && tail -20 "$tmp/log" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+FAIL_LOG="$tmp/log"
 db=$tmp/arena.db
 A() { "$arena" --db "$db" "$@"; }
 sql() { "$sqltool" "$db" "$1"; }

@@ -10,7 +10,7 @@ set -euo pipefail
 arena=$1 ref=$2 random=$3 repo=$4
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-logs-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 
 # A Python bot that raises at its fifth decision, printing its seed first.

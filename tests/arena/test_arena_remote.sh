@@ -55,8 +55,7 @@ cleanup() {
 trap cleanup EXIT
 
 CURRENT= T= DB=
-fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
-note() { echo "  [$CURRENT] $*"; }
+. "$(dirname "$0")/../lib.sh"
 new_test() {
   CURRENT=$1 T=$ROOT/$1 DB=$ROOT/$1/arena.db
   mkdir -p "$T"

@@ -8,7 +8,7 @@ set -euo pipefail
 arena=$1 random=$2 repo=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-rerun-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 
 # The first action of each request; the last one once $tmp/second exists.

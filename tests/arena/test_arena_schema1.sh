@@ -15,7 +15,7 @@ arena=$(readlink -f "$1") random=$(readlink -f "$2") greedy=$(readlink -f "$3")
 sqltool=$(readlink -f "$4") fixture=$(readlink -f "$5")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-schema1.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 db=$tmp/arena.db
 cp "$fixture/arena.db" "$db"
 A() { "$arena" --db "$db" "$@"; }

@@ -16,7 +16,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 sql() { "$sqltool" "$tmp/a.db" "$1"; }
 gate() { printf 'while [ ! -e %q ]; do sleep 0.05; done; exec %q' "$tmp/go" "$1"; }

@@ -9,7 +9,7 @@ set -euo pipefail
 arena=$1 random=$2 greedy=$3
 tmp=$(mktemp -d /tmp/arena-sprt-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 A bot add greedy --no-test --cmd "$greedy" >/dev/null
 A bot add random --no-test --cmd "$random" >/dev/null

@@ -12,7 +12,7 @@ arena=$1 random=$2 greedy=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-sprt-play-XXXXXX")
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 A bot add random --no-test --cmd "$random" >/dev/null
 A bot add greedy --no-test --cmd "$greedy" >/dev/null

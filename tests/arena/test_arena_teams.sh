@@ -7,7 +7,7 @@ set -euo pipefail
 arena=$1 ref=$2 random=$3 greedy=$4 repo=$5
 tmp=$(mktemp -d /tmp/arena-teams-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 # 1. The referee with four bots: every seat decides, teams win together.
 for setup in dealt draft; do

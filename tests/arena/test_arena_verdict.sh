@@ -17,7 +17,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; [ -f "$tmp/err" ] && tail -20 "$tmp/err" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+FAIL_LOG="$tmp/err"
 export TMPDIR=$tmp/t
 mkdir "$TMPDIR"
 A() { "$arena" --db "$tmp/a.db" "$@"; }

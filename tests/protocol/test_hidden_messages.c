@@ -22,7 +22,7 @@ static const game_api *g = &game_warchest;
 
 static void scramble(wc_state *s, int seat, wc_rng *rng)
 {
-    wct_scramble_hidden(s, seat, rng);
+    wc_scramble_hidden(s, seat, rng);
     s->rng.state ^= wc_rng_next(rng);       /* and every future draw */
 }
 

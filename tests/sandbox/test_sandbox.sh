@@ -29,8 +29,7 @@ trap '[ -z "$ARENA_GROUP" ] || kill -9 -- "-$ARENA_GROUP" 2>/dev/null
         "$m$CLEANUP_PARENT" 2>/dev/null || true; done; rm -rf "$ROOT"' EXIT
 CURRENT=
 
-fail() { echo "FAIL [$CURRENT]: $*" >&2; exit 1; }
-note() { echo "  [$CURRENT] $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 # pids of live processes whose command line holds $1
 marked() {

@@ -19,7 +19,7 @@ unset ARENA_SANDBOX
 mkdir -p "$WORK"
 HOME_DIR=$(mktemp -d "$WORK/private.XXXXXX")
 trap 'rm -rf "$HOME_DIR"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! "$REF" play --sandbox strict --bot "$RANDOM_BOT" \
      --bot "$RANDOM_BOT" --quiet >"$HOME_DIR/probe" 2>&1; then

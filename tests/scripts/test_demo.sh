@@ -16,7 +16,7 @@ cleanup() {
   rm -rf "$OUT"
 }
 trap cleanup EXIT
-fail() { echo "test_demo: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 cd "$SRC"
 
 DEMO_BUILD=$BUILD DEMO_DB=$OUT/demo.db DEMO_GAMES=2 scripts/demo-tournament.sh >"$OUT/demo.out" 2>&1 ||

@@ -13,7 +13,7 @@ ref=$1 c_random=$2 c_greedy=$3 c_badbot=$4 repo=$5
 cd "$repo"
 tmp=$(mktemp -d /tmp/arena-xlang-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$repo/tests/lib.sh"
 
 bots=(
   "$c_random"

@@ -1,6 +1,7 @@
 /*
- * test_gs.c - Goofspiel's rules from hand-made positions, its options as
- * declared, its notation, and its hidden information: the bytes a seat is
+ * test_gs.c - the game harness's checks first, then Goofspiel's rules from
+ * hand-made positions, its options as declared, its notation, and its
+ * hidden information: the bytes a seat is
  * sent do not change when what it may not see changes (the prize deck's
  * order, the bids of the round in progress, and with reveal=winner every
  * other seat's bids and hand), and do change when what it sees changes.
@@ -16,11 +17,15 @@
 #include <cmocka.h>
 #include <msgpack.h>
 #include "game.h"
+#include "game_harness.h"
 #include "gs.h"
 #include "gs_game.h"
 #include "jw.h"
 
 static const game_api *g = &game_goofspiel;
+
+/* First, what every game must pass (games/tests/game_harness.h). */
+static void test_the_game_harness(void **state) { game_harness_check(g, 100); }
 
 /* A state dealt with `players` seats and `cards` cards, prizes in order. */
 static gs_state dealt(int players, int cards, int tie, int reveal)
@@ -227,31 +232,6 @@ static int same(const msgpack_sbuffer *a, const msgpack_sbuffer *b)
     return a->size == b->size && memcmp(a->data, b->data, a->size) == 0;
 }
 
-/* What seat `seat` may not see, changed: the face-down prizes reordered,
- * the round's other bids replaced by other cards of their hands, and with
- * reveal=winner the other seats' past bids and hands exchanged. */
-static void scramble(gs_state *s, int seat, pcg32 *rng)
-{
-    for (int i = s->opt.cards - 1; i > s->round + 1; i--) {
-        int j = s->round + 1 + (int)pcg32_below(rng, (uint32_t)(i - s->round));
-        uint8_t t = s->prize[i];
-        s->prize[i] = s->prize[j];
-        s->prize[j] = t;
-    }
-    for (int p = 0; p < s->opt.players; p++) {
-        uint8_t *bid = &s->bid[s->round][p];
-        if (p == seat || !*bid || !s->hand[p])
-            continue;
-        int k = (int)pcg32_below(rng, (uint32_t)__builtin_popcount(s->hand[p])), v = 0;
-        for (uint32_t m = s->hand[p]; m; m &= m - 1)
-            if (k-- == 0)
-                v = __builtin_ctz(m) + 1;
-        assert(v > 0);                  /* k is below the hand's size */
-        s->hand[p] = (s->hand[p] & ~(1u << (v - 1))) | (1u << (*bid - 1));
-        *bid = (uint8_t)v;
-    }
-}
-
 static void hidden_games(int players, int reveal, int games)
 {
     gs_options o;
@@ -270,7 +250,7 @@ static void hidden_games(int players, int reveal, int games)
         while (!gs_is_over(&s)) {
             for (int seat = 0; seat < players; seat++) {
                 gs_state other = s;
-                scramble(&other, seat, &rng);
+                gs_scramble_hidden(&other, seat, &rng);
                 pack(&s, seat, &mine);
                 pack(&other, seat, &theirs);
                 assert_true(same(&mine, &theirs));
@@ -349,6 +329,7 @@ static void test_revealed_after_the_round(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_game_harness),
         cmocka_unit_test(test_highest_bid_takes_the_prize),
         cmocka_unit_test(test_a_tie_discards_or_splits),
         cmocka_unit_test(test_the_most_points_win_and_share),

@@ -14,7 +14,7 @@ ref=$1 arena=$2 c_random=$3 repo=$4
 cd "$repo"
 tmp=$(mktemp -d /tmp/arena-gs-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$repo/tests/lib.sh"
 
 "$ref" games >"$tmp/games"
 grep -q '^goofspiel  *2,3,4  ' "$tmp/games" || fail "referee games: $(cat "$tmp/games")"

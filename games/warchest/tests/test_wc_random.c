@@ -1,6 +1,7 @@
 /*
- * test_wc_random.c - properties over many random games: invariants after
- * every action, termination, determinism, notation round trips for every
+ * test_wc_random.c - the game harness's checks (games/tests/), then War
+ * Chest's properties over many random games: invariants after every
+ * action, termination, determinism, notation round trips for every
  * legal action met, that everything a legal action names is its mover's
  * to use, and hidden information for every seat at every kind of decision.
  *
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "game_harness.h"
+#include "wc_game.h"
 #include "wct.h"
 #include "wc_rng.h"
 
@@ -25,6 +28,14 @@ static int games_wanted(int fallback)
     const char *env = getenv("WC_TEST_GAMES");
     int n = env ? atoi(env) : 0;
     return n > 0 ? n : fallback;
+}
+
+/* First, what every game must pass (games/tests/game_harness.h), through
+ * game.h: War Chest's own properties follow, through the engine's API.
+ * 10 games at each seat count, scaled by WC_TEST_GAMES as the rest is. */
+static void test_the_game_harness(void **state)
+{
+    game_harness_check(&game_warchest, (games_wanted(1000) + 99) / 100);
 }
 
 static wc_action legal[WC_MAX_ACTIONS];
@@ -149,7 +160,7 @@ static void check_hidden(const wc_state *s, wc_rng *g)
     }
     for (int other = 0; other < s->nseats; other++) {
         wc_state changed = *s;
-        wct_scramble_hidden(&changed, other, g);
+        wc_scramble_hidden(&changed, other, g);
         changed.rng.state ^= 0x9e3779b97f4a7c15ULL;   /* future draws too */
         for (int seat = 0; seat < s->nseats; seat++) {
             if (seat == other)
@@ -324,6 +335,7 @@ int main(int argc, char **argv)
     if (longer && strcmp(longer, "1") == 0)
         base_games = 10000;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_game_harness),
         cmocka_unit_test(test_seed_determines_the_deal),
         cmocka_unit_test(test_random_games_are_decided),
         cmocka_unit_test(test_two_player_dealt),

@@ -38,12 +38,6 @@ int  wct_is_legal(const wc_state *s, const char *action);
  * exactly `expected`, a ';'-separated list (order free; "" for none). */
 void wct_expect(const wc_state *s, const char *prefix, const char *expected);
 
-/* Deals one seat's hidden coins (hand, bag, face-down discards) afresh,
- * keeping each zone's size: the same counts, other contents; a coin it
- * holds in a pending step (the Warrior Priest's) is drawn again from the
- * new hand. For checks that nothing another seat is told depends on them. */
-void wct_scramble_hidden(wc_state *s, int seat, wc_rng *rng);
-
 /* Board queries in the rulebook's terms. */
 int  wct_coins_at(const wc_state *s, const char *hex);   /* 0 if empty */
 int  wct_unit_at(const wc_state *s, const char *hex);    /* WC_NONE if empty */
