@@ -12,6 +12,7 @@
  * arena_db_match.c      matches, their seats and the rating update
  * arena_db_check.c      results, pair results, the ratings replay check
  * arena_db_log.c        seats' logs kept with their matches, retention
+ * arena_db_user.c       participants (their keys) and their submissions
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -91,6 +92,9 @@ extern const char *const adb_migrations[ARENA_DB_SCHEMA];
 
 /* A bot's label in SQL: ARENA_DB_BOT_LABEL (arena_db.h). */
 #define ADB_BOT_LABEL(b) ARENA_DB_BOT_LABEL(b)
+
+/* A name of a bot or a participant: 1-63 characters of [A-Za-z0-9_.-]. */
+int adb_name_ok(const char *name);
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

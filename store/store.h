@@ -77,7 +77,8 @@ int store_read_file(const char *path, size_t max, void **buf, size_t *len, char 
  * times and modes, so the same tree packs the same bytes. 0, or -1. */
 int store_pack(const store_tree *t, void **buf, size_t *len, char *err, size_t errsize);
 
-/* The store's folder for a database file: DB.store. */
+/* The store's folder for a database file: DB.store, made absolute (a
+ * bot's folder is named from anywhere). 0, or -1 (too long). */
 int store_root_for(const char *db_path, char *out, size_t size);
 /* Writes a checked tree into root/HASH (made read-only: files 0444 or
  * 0555, folders 0555), unless it is there already. hex gets its hash and

@@ -28,35 +28,6 @@ void store_tree_free(store_tree *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Well-formed UTF-8 (no overlong forms, surrogates or code points past
- * U+10FFFF) with no control characters: 1, else 0. */
-static int name_text_ok(const unsigned char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        if (c < 0x20 || c == 0x7f)
-            return 0;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-        if (!len || c > 0xf4 || i + len > n)
-            return 0;
-        unsigned cp = c & (0x7f >> len);
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
-            return 0;
-        i += len;
-    }
-    return 1;
-}
-
 /* A path as given made canonical into out: "./" prefixes and one trailing
  * '/' dropped; then every component must be a name. 0, 1 the root
  * itself ("." or "./"), or -1 with err. */
@@ -67,7 +38,7 @@ static int path_clean(const char *path, char *out, size_t size, char *err, size_
         txt_set(err, errsize, "a path longer than %d bytes", STORE_MAX_PATH - 1);
         return -1;
     }
-    if (!name_text_ok((const unsigned char *)path, n)) {
+    if (!txt_utf8_text((const unsigned char *)path, n)) {
         txt_set(err, errsize, "a name that is not valid UTF-8 text (or holds a control "
                               "character)");
         return -1;
@@ -124,7 +95,7 @@ int store_tree_add(store_tree *t, const char *path, store_kind kind, int exec,
         return -1;
     }
     if (kind == STORE_LINK && (size == 0 || size >= STORE_MAX_PATH ||
-                               memchr(data, 0, size) || !name_text_ok(data, size))) {
+                               memchr(data, 0, size) || !txt_utf8_text(data, size))) {
         txt_set(err, errsize, "a link whose target is empty, too long or not text: %s", clean);
         return -1;
     }

@@ -95,7 +95,11 @@ int store_pack(const store_tree *t, void **buf, size_t *len, char *err, size_t e
 
 int store_root_for(const char *db_path, char *out, size_t size)
 {
-    return snprintf(out, size, "%s.store", db_path) < (int)size ? 0 : -1;
+    char here[4096] = "";
+    if (db_path[0] != '/' && !getcwd(here, sizeof here))
+        return -1;
+    return snprintf(out, size, "%s%s%s.store", here, here[0] ? "/" : "", db_path) < (int)size
+               ? 0 : -1;
 }
 
 /* Removing a half-written folder: its folders made writable first. */
