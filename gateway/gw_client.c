@@ -17,7 +17,8 @@
 #include "gw.h"
 #include "txt.h"
 
-/* A monitor event: 1 the key was refused, 2 the connection closed, 0 none. */
+/* A monitor event: 1 the key was refused, 2 the connection closed, 3 the
+ * handshake passed, 0 none. */
 static int monitor_event(void *mon)
 {
     zmq_msg_t m;
@@ -38,7 +39,7 @@ static int monitor_event(void *mon)
     }
     if (event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH || event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL)
         return 1;
-    return event == ZMQ_EVENT_DISCONNECTED ? 2 : 0;
+    return event == ZMQ_EVENT_DISCONNECTED ? 2 : event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED ? 3 : 0;
 }
 
 int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out, char *err,
@@ -58,7 +59,7 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_socket_monitor(sock, "inproc://gw-client-monitor",
                        ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-                           ZMQ_EVENT_DISCONNECTED);
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED);
     void *mon = zmq_socket(ctx, ZMQ_PAIR);
     zmq_connect(mon, "inproc://gw-client-monitor");
     if (zauth_client(sock, c->server_public, c->secret, err, size) < 0)
@@ -75,13 +76,12 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
         txt_set(err, size, "cannot send: %s", zmq_strerror(errno));
         goto out;
     }
-    int64_t deadline = clk_mono_ms() + timeout_ms, closed = 0;
+    int64_t deadline = clk_mono_ms() + timeout_ms;
+    int admitted = 0;
     while (rc < 0) {
         int64_t left = deadline - clk_mono_ms();
         if (left <= 0) {
-            txt_set(err, size, closed ? "the gateway at %s closed the connection: the "
-                    "submission may be over its size limit (ask the organizer)"
-                    : "no answer from the gateway at %s in %d s", c->endpoint,
+            txt_set(err, size, "no answer from the gateway at %s in %d s", c->endpoint,
                     timeout_ms / 1000);
             break;
         }
@@ -91,12 +91,18 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
             break;
         if (items[1].revents & ZMQ_POLLIN) {
             int ev = monitor_event(mon);
-            if (ev == 1) {
+            admitted |= ev == 3;
+            if (ev == 1 || (ev == 2 && !admitted)) {   /* a wrong server key: no handshake */
                 txt_set(err, size, "the gateway at %s refused these credentials (not a "
                         "participant's key, or not this arena's)", c->endpoint);
                 break;
             }
-            closed |= ev == 2;
+            if (ev == 2) {           /* what was sent is lost with the connection */
+                txt_set(err, size, "the gateway at %s closed the connection: the submission "
+                        "may be over its size limit (ask the organizer), or it restarted",
+                        c->endpoint);
+                break;
+            }
         }
         if (!(items[0].revents & ZMQ_POLLIN))
             continue;
