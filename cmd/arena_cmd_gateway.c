@@ -209,6 +209,7 @@ static const char submit_head[] =
     "usage: arena submit --credentials FILE --name BOT --version V [--game G]... --cmd CMD\n"
     "                    DIR|ARCHIVE.tar.gz\n"
     "       arena submit --credentials FILE --list\n"
+    "       arena submit --credentials FILE --disable BOT|--retire BOT [--reason TEXT]\n"
     "Sends a bot's folder (or a .tar.gz of it) to the arena's gateway, with the command that\n"
     "starts it inside that folder; the arena stores it, checks it in its sandbox and answers\n"
     "accepted or refused with the check's verdict and the tail of its log.\n"
@@ -254,6 +255,7 @@ static int files_to_send(const char *path, uint64_t max_bytes, void **buf, size_
 int ac_submit(int argc, char **argv)
 {
     const char *cred_path = NULL, *name = NULL, *version = NULL, *cmd = NULL, *paths[1];
+    const char *disable = NULL, *retire = NULL, *reason = "";
     int list = 0, n = 0;
     int64_t timeout_s = 600, max_bytes = (int64_t)STORE_MAX_BYTES;
     gw_request r;
@@ -269,6 +271,10 @@ int ac_submit(int argc, char **argv)
                 "(python3 bot.py, ./bot)", &cmd),
         CLI_ARG("--list", CLI_SWITCH, NULL, "your bots: versions, status, games, rating",
                 &list),
+        CLI_ARG("--disable", CLI_STR, "BOT", "stop one of your bots playing (NAME or "
+                "NAME@VERSION)", &disable),
+        CLI_ARG("--retire", CLI_STR, "BOT", "retire one of your bots for good", &retire),
+        CLI_ARG("--reason", CLI_STR, "TEXT", "why, shown with the bot", &reason),
         CLI_NUM("--timeout", CLI_I64, "S", "seconds to wait for the verdict (default 600)",
                 &timeout_s, 1, 86400),
         CLI_NUM("--max-bytes", CLI_I64, "N", "refuse here what is bigger (default 64 MB)",
@@ -280,7 +286,12 @@ int ac_submit(int argc, char **argv)
         return parsed == 1 ? 0 : 2;
     if (!cred_path)
         return ac_fail("submit needs --credentials FILE (from the organizer)");
-    if (!list && (!name || !version || !cmd || !n))
+    const char *change = disable ? disable : retire;
+    if (list + !!disable + !!retire > 1)
+        return ac_fail("submit: --list, --disable and --retire go one at a time");
+    if (change && (strlen(change) >= sizeof r.bot || strlen(reason) >= sizeof r.reason))
+        return ac_fail("submit: the bot or the reason is too long");
+    if (!list && !change && (!name || !version || !cmd || !n))
         return ac_fail("submit needs --name BOT --version V --cmd CMD and a DIR or ARCHIVE "
                        "(or --list)");
     char err[512];
@@ -288,8 +299,12 @@ int ac_submit(int argc, char **argv)
     if (gw_cred_read(cred_path, &cred, err, sizeof err) < 0)
         return ac_fail("submit: %s", err);
     void *files = NULL;
-    r.op = list ? GW_LIST : GW_SUBMIT;
-    if (!list) {
+    r.op = list ? GW_LIST : disable ? GW_DISABLE : retire ? GW_RETIRE : GW_SUBMIT;
+    if (change) {
+        snprintf(r.bot, sizeof r.bot, "%s", change);
+        snprintf(r.reason, sizeof r.reason, "%s", reason);
+    }
+    if (r.op == GW_SUBMIT) {
         if (!gw_name_ok(name) || !gw_name_ok(version))
             return ac_fail("submit: --name and --version are 1-63 characters of letters, "
                            "digits, '_', '.', '-'");

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arena_db.h"
 #include "zauth.h"
 
 #define GW_PROTOCOL 1
@@ -55,7 +56,7 @@ int gw_arena_keys(const char *db_path, int create, zauth_key pub, zauth_key secr
 
 /* ---- the wire (gw_proto.c) -------------------------------------------------- */
 
-typedef enum gw_op { GW_SUBMIT, GW_LIST } gw_op;
+typedef enum gw_op { GW_SUBMIT, GW_LIST, GW_DISABLE, GW_RETIRE } gw_op;
 
 /* A request, as read from a participant: every text checked (names and
  * versions of [A-Za-z0-9_.-], games known to the registry, the command
@@ -68,6 +69,8 @@ typedef struct gw_request {
     char games[GW_MAX_GAMES][32];
     int ngames;
     char cmd[1024];
+    char bot[128];            /* disable, retire: NAME or NAME@VERSION */
+    char reason[200];         /* disable, retire: why, shown with the bot */
     const void *archive;
     size_t archive_len;
 } gw_request;
@@ -119,6 +122,8 @@ void gw_submit(const gw_config *c, int64_t user_id, const gw_request *r, size_t 
                gw_reply *out);
 /* The participant's own bots, as a table, into out->text. */
 void gw_list(const char *db_path, int64_t user_id, gw_reply *out);
+/* Disables or retires one of the participant's own bots (r->op). */
+void gw_change(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out);
 
 /* ---- submitting (gw_client.c) ----------------------------------------------- */
 

@@ -8,6 +8,7 @@
  *   submit: {type: "submit", protocol, name, version, games: [..], cmd}
  *           then a second frame: the archive's bytes
  *   list:   {type: "list", protocol}
+ *   disable, retire: {type, protocol, bot, reason}
  *   reply:  {type: "reply", protocol, accepted, message, text, hash}
  */
 #include <stdlib.h>
@@ -50,6 +51,16 @@ int gw_request_write(const gw_request *r, void **buf, size_t *len)
         mpw_message(&pk, "list", 1);
         mpw_str(&pk, "protocol");
         msgpack_pack_int(&pk, GW_PROTOCOL);
+        return finish(&sb, buf, len);
+    }
+    if (r->op == GW_DISABLE || r->op == GW_RETIRE) {
+        mpw_message(&pk, r->op == GW_DISABLE ? "disable" : "retire", 3);
+        mpw_str(&pk, "protocol");
+        msgpack_pack_int(&pk, GW_PROTOCOL);
+        mpw_str(&pk, "bot");
+        mpw_str(&pk, r->bot);
+        mpw_str(&pk, "reason");
+        mpw_str(&pk, r->reason);
         return finish(&sb, buf, len);
     }
     mpw_message(&pk, "submit", 5);
@@ -164,6 +175,30 @@ static int read_games(const msgpack_object *map, gw_request *r, char *why, size_
     return 0;
 }
 
+/* NAME or NAME@VERSION, each part a name. */
+static int bot_ref_ok(const char *ref)
+{
+    char name[128];
+    snprintf(name, sizeof name, "%s", ref);
+    char *at = strchr(name, '@');
+    if (at)
+        *at = 0;
+    return gw_name_ok(name) && (!at || gw_name_ok(at + 1));
+}
+
+/* disable or retire: the bot and the reason. 0, or -1 with why. */
+static int read_change(const msgpack_object *map, gw_request *r, char *why, size_t size)
+{
+    if (text_field(map, "bot", r->bot, sizeof r->bot, why, size) < 0 ||
+        text_field(map, "reason", r->reason, sizeof r->reason, why, size) < 0)
+        return -1;
+    if (!bot_ref_ok(r->bot)) {
+        txt_set(why, size, "a bot is NAME or NAME@VERSION");
+        return -1;
+    }
+    return 0;
+}
+
 int gw_request_read(const void *data, size_t len, gw_request *r, char *why, size_t size)
 {
     memset(r, 0, sizeof *r);
@@ -176,8 +211,11 @@ int gw_request_read(const void *data, size_t len, gw_request *r, char *why, size
     int rc = 0;
     if (!strcmp(type, "list")) {
         r->op = GW_LIST;
+    } else if (!strcmp(type, "disable") || !strcmp(type, "retire")) {
+        r->op = type[0] == 'd' ? GW_DISABLE : GW_RETIRE;
+        rc = read_change(map, r, why, size);
     } else if (strcmp(type, "submit")) {
-        txt_set(why, size, "an unknown request '%s' (submit, list)",
+        txt_set(why, size, "an unknown request '%s' (submit, list, disable, retire)",
                 txt_utf8_text(type, strlen(type)) ? type : "?");
         rc = -1;
     } else if (text_field(map, "name", r->name, sizeof r->name, why, size) < 0 ||

@@ -196,9 +196,12 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
         refuse(s, routing, u.name, "a bad request: %s", frames > 3 ? "too many frames" : why);
         return;
     }
-    if (r.op == GW_LIST) {
+    if (r.op != GW_SUBMIT) {
         gw_reply reply;
-        gw_list(s->c->db_path, u.id, &reply);
+        if (r.op == GW_LIST)
+            gw_list(s->c->db_path, u.id, &reply);
+        else
+            gw_change(s->db, u.id, &r, &reply);
         answer(s, routing, u.name, &reply);
         gw_reply_free(&reply);
         return;

@@ -196,3 +196,24 @@ void gw_list(const char *db_path, int64_t user_id, gw_reply *out)
     out->text = text;
     txt_set(out->message, sizeof out->message, "%d bot version%s", mine, mine == 1 ? "" : "s");
 }
+
+void gw_change(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    arena_bot b;
+    char err[512];
+    if (arena_db_bot_by_name(db, r->bot, &b) != 0 || b.owner_id != user_id) {
+        txt_set(out->message, sizeof out->message, "refused: you have no bot %s (see --list)",
+                r->bot);
+        return;
+    }
+    const char *status = r->op == GW_DISABLE ? "disabled" : "retired";
+    char reason[256];
+    snprintf(reason, sizeof reason, "by its owner: %s", r->reason[0] ? r->reason : "no reason");
+    if (arena_db_bot_set_status(db, r->bot, status, reason, err, sizeof err) < 0) {
+        txt_set(out->message, sizeof out->message, "refused: %s", err);
+        return;
+    }
+    out->accepted = 1;
+    txt_set(out->message, sizeof out->message, "%s %s", b.label, status);
+}

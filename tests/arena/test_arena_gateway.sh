@@ -103,6 +103,13 @@ assert rows["rnd@1"]["owner"] == "alice" and rows["rnd@1"]["content_hash"] == sy
 assert rows["bobbot"]["owner"] == "bob", rows
 PY
 
+# Only the owner disables or retires a bot.
+rc=0; out=$(submit bob --disable rnd@1 --reason mine) || rc=$?
+[ $rc = 1 ] && grep -q "refused: you have no bot rnd@1" <<<"$out" || fail "bob disables alice's: $out"
+out=$(submit alice --disable rnd@1 --reason "an old one") || fail "alice disables: $out"
+[ "$(sql "SELECT status || ': ' || status_reason FROM bots WHERE version = '1' AND name = 'rnd'")" = \
+  "disabled: by its owner: an old one" ] || fail "disabled: $out"
+
 # Revoked: refused from the next request on, with a message.
 A user revoke carol >/dev/null
 make_bot "$tmp/carol/b"
