@@ -12,6 +12,8 @@
 # with their own messages, and the gateway logs every refusal.
 #
 # usage: test_arena_gateway.sh ARENA SQL
+# GATEWAY_WRAPPER (e.g. valgrind ...) runs the gateway under it
+# (scripts/valgrind.sh).
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 ARENA SQL" >&2; exit 2; }
 arena=$(readlink -f "$1") sqltool=$(readlink -f "$2")
@@ -48,10 +50,11 @@ rc=0; A user add alice --endpoint "$endpoint" --out "$tmp/again.cred" 2>"$tmp/er
 "$arena" --db "$tmp/stranger/other.db" user add stranger --endpoint "$endpoint" \
   --out "$tmp/stranger/arena.cred" >/dev/null
 
-(cd "$tmp/org" && exec "$arena" --db "$db" gateway --listen "tcp://127.0.0.1:$port" \
+# shellcheck disable=SC2086
+(cd "$tmp/org" && exec ${GATEWAY_WRAPPER:-} "$arena" --db "$db" gateway --listen "tcp://127.0.0.1:$port" \
    --max-bytes 8000000 --rate 9 --concurrent 1 2>"$tmp/org/gw.log") &
 gw=$!
-for _ in $(seq 100); do grep -q listening "$tmp/org/gw.log" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q listening "$tmp/org/gw.log" 2>/dev/null && break; sleep 0.1; done
 grep -q "listening on tcp://127.0.0.1:$port" "$tmp/org/gw.log" || fail "the gateway did not start"
 
 # ---- participants, each in a folder of their own -----------------------------
@@ -136,7 +139,7 @@ grep -q "a connection with an unknown key refused" "$tmp/org/gw.log" || fail "un
 # One check at a time: while alice's third version is checked, bob waits.
 submit alice --name rnd --version 3 --cmd "python3 bot.py" mybot >"$tmp/third" 2>&1 &
 third=$!
-for _ in $(seq 100); do grep -q "checking rnd@3" "$tmp/org/gw.log" && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q "checking rnd@3" "$tmp/org/gw.log" && break; sleep 0.05; done
 rc=0; out=$(submit bob --name bobbot --version 2 --cmd "python3 bot.py" bot.tar.gz) || rc=$?
 [ $rc = 1 ] && grep -q "the gateway is checking 1 submissions already" <<<"$out" ||
   fail "bob while alice is checked: $rc $out"
