@@ -34,6 +34,7 @@
 #define MAX_CHILDREN 64
 #define ROUTING_MAX 256
 #define HOUR_MS (3600 * 1000)
+#define HEAD_MAX 65536            /* a request's header: its fields are short */
 
 typedef struct gw_child {
     pid_t pid;
@@ -52,6 +53,8 @@ typedef struct gw_state {
     void *sock;
     gw_child child[MAX_CHILDREN];
     int nchildren;
+    int64_t strangers_ms;         /* the last unknown key's log line */
+    int strangers;                /* unknown keys refused since, not logged */
 } gw_state;
 
 static void say(const gw_config *c, const char *who, const char *fmt, ...)
@@ -82,7 +85,15 @@ static int admit(const char *key, void *ctx, char *user_id, size_t size)
     gw_state *s = ctx;
     arena_user u;
     if (arena_db_user_by_key(s->db, key, &u) != 0) {
-        say(s->c, "?", "a connection with an unknown key refused");
+        int64_t now = clk_mono_ms();         /* a stranger retrying: a line a second */
+        if (now - s->strangers_ms >= 1000) {
+            say(s->c, "?", "a connection with an unknown key refused (%d more since the last "
+                "line)", s->strangers);
+            s->strangers_ms = now;
+            s->strangers = 0;
+        } else {
+            s->strangers++;
+        }
         txt_set(user_id, size, "not a participant's key");
         return 0;
     }
@@ -191,6 +202,10 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
         return;
     }
     gw_request r;
+    if (zmq_msg_size(head) > HEAD_MAX) {
+        refuse(s, routing, u.name, "a bad request: its header is over %d bytes", HEAD_MAX);
+        return;
+    }
     if (frames > 3 || gw_request_read(zmq_msg_data(head), zmq_msg_size(head), &r, why,
                                       sizeof why) < 0) {
         refuse(s, routing, u.name, "a bad request: %s", frames > 3 ? "too many frames" : why);
@@ -327,7 +342,7 @@ static void *open_socket(gw_state *s, void *ctx, char *err, size_t size)
 
 int gw_serve(const gw_config *c, char *err, size_t size)
 {
-    gw_state s = { .c = c };
+    gw_state s = { .c = c, .strangers_ms = -1000000 };
     if (arena_db_open(&s.db, c->db_path, 0, err, size) < 0)
         return -1;
     void *ctx = zmq_ctx_new();
