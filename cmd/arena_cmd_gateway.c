@@ -159,9 +159,13 @@ int ac_user(int argc, char **argv)
 
 /* ---- arena gateway ---------------------------------------------------------- */
 
-static int check_bot(const char *label, const char *cmd, const char *cwd, FILE *out, char *why,
-                     size_t size)
+/* TODO(bots' games): ac_bot_check plays the default game alone; when it
+ * takes the games (`bot test --game`), pass these. */
+static int check_bot(const char *label, const char *cmd, const char *cwd,
+                     const char (*games)[32], int ngames, FILE *out, char *why, size_t size)
 {
+    (void)games;
+    (void)ngames;
     return ac_bot_check(label, cmd, cwd, NULL, out, why, size);
 }
 

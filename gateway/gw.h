@@ -96,10 +96,11 @@ int gw_name_ok(const char *text);
 
 /* ---- the gateway (gw_server.c, gw_submit.c) --------------------------------- */
 
-/* The check `bot add` runs (cmd/: ac_bot_check): 0 it plays, 1 it does
- * not (why), 2 it cannot be tried; its report written to out. */
-typedef int gw_check_fn(const char *label, const char *cmd, const char *cwd, FILE *out,
-                        char *why, size_t size);
+/* The check `bot add` runs (cmd/: ac_bot_check), in the games the bot
+ * declares (ngames 0: none declared): 0 it plays, 1 it does not (why), 2
+ * it cannot be tried; its report written to out. */
+typedef int gw_check_fn(const char *label, const char *cmd, const char *cwd,
+                        const char (*games)[32], int ngames, FILE *out, char *why, size_t size);
 
 typedef struct gw_config {
     const char *db_path;

@@ -90,7 +90,9 @@ static int submit(const gw_config *c, arena_db *db, int64_t user_id, const gw_re
     /* A file, not memory: the check's children write their seats' reports
      * into it too. */
     FILE *log = tmpfile();
-    int checked = log ? c->check(label, r->cmd, hexdir, log, why, sizeof why) : 2;
+    int checked = log ? c->check(label, r->cmd, hexdir, r->games, r->ngames, log, why,
+                                 sizeof why)
+                      : 2;
     if (!log)
         txt_set(why, sizeof why, "no room for its log");
     out->text = log ? report_tail(log) : NULL;
@@ -143,8 +145,9 @@ void gw_submit(const gw_config *c, int64_t user_id, const gw_request *r, size_t 
     }
     int64_t bot_id = 0;
     out->accepted = submit(c, db, user_id, r, out, &bot_id);
-    /* TODO(bots' games): the games go to the check and to the bot's own
-     * games when `bot add --game` lands; kept with the submission now. */
+    /* TODO(bots' games): the games go to the bot's own games when `bot add
+     * --game` lands (and to the check: cmd/arena_cmd_gateway.c check_bot);
+     * kept with the submission now. */
     char games[GW_MAX_GAMES * 33] = "";
     for (int i = 0; i < r->ngames; i++)
         txt_append(games, sizeof games, "%s%s", i ? " " : "", r->games[i]);
