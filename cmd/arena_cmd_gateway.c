@@ -64,14 +64,13 @@ static int user_add(int argc, char **argv)
     snprintf(c.name, sizeof c.name, "%s", name[0]);
     snprintf(c.endpoint, sizeof c.endpoint, "%s", endpoint);
     int rc = 0;
-    zauth_key pub;
+    zauth_key arena_secret;
     if (arena_db_user_get(db, name[0], NULL) == 0) {
         rc = ac_fail("user add: a participant named %s is registered already", name[0]);
-    } else if (gw_arena_keys(ac_db_path, 1, c.server_public, pub, err, sizeof err) < 0) {
-        rc = ac_fail("user add: %s", err);
     } else if (zmq_curve_keypair(u.public_key, c.secret) != 0) {
         rc = ac_fail("user add: this libzmq has no CURVE support");
-    } else if (gw_cred_write(out, &c, err, sizeof err) < 0) {
+    } else if (gw_arena_keys(ac_db_path, 1, c.server_public, arena_secret, err, sizeof err) < 0 ||
+               gw_cred_write(out, &c, err, sizeof err) < 0) {
         rc = ac_fail("user add: %s", err);
     } else {
         snprintf(u.name, sizeof u.name, "%s", name[0]);
