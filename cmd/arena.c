@@ -9,6 +9,8 @@
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
  *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check [--replay] | sprt A B [--play]
  *   arena bench [--games N] | --web | --ladder
+ *   arena user add NAME --endpoint E --out FILE | user list | user revoke NAME
+ *   arena gateway --listen ENDPOINT | submit --credentials FILE ... DIR|ARCHIVE
  *
  * Every command has --help. Bad arguments exit 2 with one line naming the
  * problem; nothing stored is ever touched by a command that fails.
@@ -430,6 +432,9 @@ static const char usage[] =
     "                         over stored games, or playing pairs until it decides\n"
     "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
+    "  user add|list|revoke   participants, each with a credentials file to submit with\n"
+    "  gateway --listen E     the participants' entrance: submissions stored, checked, added\n"
+    "  submit                 a participant's bot sent to the gateway (--list: their bots)\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
@@ -481,6 +486,12 @@ static int run_command(const char *cmd, int n, char **rest)
         return ac_history(n, rest);
     if (!strcmp(cmd, "sprt"))
         return ac_sprt(n, rest);
+    if (!strcmp(cmd, "user"))
+        return ac_user(n, rest);
+    if (!strcmp(cmd, "gateway"))
+        return ac_gateway(n, rest);
+    if (!strcmp(cmd, "submit"))
+        return ac_submit(n, rest);
     if (!strcmp(cmd, "keygen"))
         return cmd_keygen(n, rest);
     if (!strcmp(cmd, "serve"))

@@ -108,6 +108,11 @@ int ac_backup(int argc, char **argv);
 /* A command's exit code rc, after the damage line when a query met a
  * damaged file (then 1 if rc was 0): what it is and what to do. */
 int ac_damage_said(int rc);
+/* arena user add|list|revoke, arena gateway, arena submit
+ * (arena_cmd_gateway.c) */
+int ac_user(int argc, char **argv);
+int ac_gateway(int argc, char **argv);
+int ac_submit(int argc, char **argv);
 /* arena ladder (arena_cmd_ladder.c) */
 int ac_ladder(int argc, char **argv);
 

@@ -310,7 +310,10 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->cwd);
         fprintf(out, ", \"env\": [");
         put_env(out, format, b->env, ", ");
-        fputs("]}", out);
+        /* a participant's name and a hash: [A-Za-z0-9_.-] and hex, no escaping */
+        fprintf(out, b->owner[0] ? "], \"owner\": \"%s\"" : "], \"owner\": null%s", b->owner);
+        fprintf(out, b->content_hash[0] ? ", \"content_hash\": \"%s\"}"
+                                        : ", \"content_hash\": null%s}", b->content_hash);
     } else if (format == ARENA_CSV) {
         fprintf(out, "%" PRId64 ",%s,%s,", b->id, b->label, b->name);
         ac_put_text(out, format, b->version);
@@ -325,7 +328,7 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->cwd);
         fputc(',', out);
         ac_put_text(out, format, b->env);
-        fputc('\n', out);
+        fprintf(out, ",%s,%s\n", b->owner, b->content_hash);
     } else {
         fprintf(out, "%-24s %-10s %-11s %5d  %-19s ", b->label, b->version[0] ? b->version : "-",
                 status, b->games, b->plays);
@@ -339,6 +342,10 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
             fputs("   env ", out);
             put_env(out, format, b->env, " ");
         }
+        if (b->owner[0])
+            fprintf(out, "   owner %s", b->owner);
+        if (b->content_hash[0])
+            fprintf(out, "   content %.12s", b->content_hash);
         if (b->reason[0]) {
             fputs("   ", out);
             ac_put_text(out, format, b->reason);
@@ -368,7 +375,8 @@ static int bot_list(int argc, char **argv)
     if (n < 0)
         return ac_fail("cannot list bots");
     if (format == ARENA_CSV)
-        printf("id,bot,name,version,status,reason,games,elo,previous,plays,command,cwd,env\n");
+        printf("id,bot,name,version,status,reason,games,elo,previous,plays,command,cwd,env,"
+               "owner,content_hash\n");
     else if (format == ARENA_JSON)
         printf("[");
     else

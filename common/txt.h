@@ -21,4 +21,9 @@ void txt_vset(char *buf, size_t size, const char *fmt, va_list ap);
 void txt_append(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* 1 if the n bytes are well-formed UTF-8 (no overlong form, surrogate or
+ * code point past U+10FFFF) holding no control character (C0, DEL, C1):
+ * text from outside fit to show and to keep in a line. Else 0. */
+int txt_utf8_text(const void *text, size_t n);
+
 #endif

@@ -160,7 +160,28 @@ static void send_str(void *sock, const char *s, int more)
     zmq_send(sock, s, strlen(s), more ? ZMQ_SNDMORE : 0);
 }
 
+typedef struct key_list {
+    const zauth_key *keys;
+    int n;
+} key_list;
+
+static int listed(const char *key, void *ctx, char *user_id, size_t size)
+{
+    const key_list *l = ctx;
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(key, l->keys[i]))
+            return 1;
+    snprintf(user_id, size, "unknown worker key");
+    return 0;
+}
+
 void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
+{
+    key_list l = { allowed, nallowed };
+    zauth_handle_by(handler, listed, &l, 1);
+}
+
+void zauth_handle_by(void *handler, zauth_admit_fn *admit, void *ctx, int null_ok)
 {
     /* Frames: version, request id, domain, address, identity, mechanism,
      * credentials... Anything malformed is refused. */
@@ -180,19 +201,23 @@ void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
             zmq_msg_close(&tmp);
     }
     const char *status = "400", *text = "refused";
+    char user[256] = "", why[256];
     if (n >= 6) {
         const char *mech = zmq_msg_data(&f[5]);
         size_t mlen = zmq_msg_size(&f[5]);
-        if (mlen == 4 && !memcmp(mech, "NULL", 4)) {
+        if (mlen == 4 && !memcmp(mech, "NULL", 4) && null_ok) {
             status = "200", text = "OK";
         } else if (mlen == 5 && !memcmp(mech, "CURVE", 5) && n >= 7 && zmq_msg_size(&f[6]) == 32) {
             zauth_key key;
             zmq_z85_encode(key, zmq_msg_data(&f[6]), 32);
-            for (int i = 0; i < nallowed; i++)
-                if (!strcmp(key, allowed[i]))
-                    status = "200", text = "OK";
-            if (*status != '2')
-                text = "unknown worker key";
+            char said[256] = "";
+            if (admit(key, ctx, said, sizeof said)) {
+                status = "200", text = "OK";
+                snprintf(user, sizeof user, "%s", said);
+            } else {
+                snprintf(why, sizeof why, "%s", said[0] ? said : "unknown key");
+                text = why;
+            }
         }
     }
     send_str(handler, "1.0", 1);
@@ -202,7 +227,7 @@ void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
         send_str(handler, "", 1);
     send_str(handler, status, 1);
     send_str(handler, text, 1);
-    send_str(handler, "", 1);
+    send_str(handler, *status == '2' ? user : "", 1);
     send_str(handler, "", 0);
     for (int i = 0; i < n; i++)
         zmq_msg_close(&f[i]);

@@ -37,5 +37,12 @@ int zauth_client(void *sock, const zauth_key server_public, const zauth_key secr
  * socket and calls zauth_handle when it is readable. */
 void *zauth_handler_open(void *ctx, char *err, size_t size);
 void  zauth_handle(void *handler, const zauth_key *allowed, int nallowed);
+/* The same with the decision the caller's: admit(key, ctx, user_id, size)
+ * sees each CURVE client's public key and returns 1 to admit it (user_id,
+ * when set, is what the socket's messages then carry as "User-Id"), or 0
+ * with why not in user_id. NULL-mechanism peers are refused here unless
+ * null_ok. */
+typedef int zauth_admit_fn(const char *key, void *ctx, char *user_id, size_t size);
+void  zauth_handle_by(void *handler, zauth_admit_fn *admit, void *ctx, int null_ok);
 
 #endif

@@ -27,7 +27,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 14
+#define ARENA_DB_SCHEMA 15
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -75,6 +75,9 @@ typedef struct arena_bot {
     char label[128];          /* name as shown: told apart from its other versions */
     char plays[256];          /* the games it plays: registry names, space-separated, in
                                  alphabetical order (bot_games, schema 14) */
+    int64_t owner_id;         /* the participant who submitted it (users); 0: the organizer */
+    char owner[64];           /* their name, "" for none (getters) */
+    char content_hash[65];    /* its files in the store (DB.store/HASH); "" for a bot by path */
 } arena_bot;
 
 /* 1 when the bot plays `game` (a registry name), else 0. */
@@ -88,6 +91,8 @@ int  arena_bot_plays(const arena_bot *b, const char *game);
  * NAME@VERSION. Its label, in every table, is its name, followed by
  * "@VERSION" when another row has the same name (or "#ID" when that does
  * not tell them apart either). */
+/* A bot with an owner_id is added only where its name is new or the
+ * newest registered version of it is that participant's. */
 int  arena_db_bot_add(arena_db *db, const arena_bot *bot, char *err, size_t size);
 int  arena_db_bot_remove(arena_db *db, const char *ref, char *err, size_t size);
 /* 0 found, 1 no such registered bot, -1 error. */
@@ -115,6 +120,45 @@ int  arena_db_bot_retire_id(arena_db *db, int64_t id, const char *reason, char *
  * ladder's gate notes). 0 changed, 1 not active, -1 with err. */
 int  arena_db_bot_note_id(arena_db *db, int64_t id, const char *reason, char *err,
                           size_t size);
+
+/* ---- participants (arena_db_user.c) -------------------------------------- */
+
+/* A participant: known to the gateway by their CURVE public key, until
+ * revoked (then refused from their next request on). */
+typedef struct arena_user {
+    int64_t id;
+    char name[64];            /* 1-63 characters of [A-Za-z0-9_.-], as bots' */
+    char public_key[41];      /* Z85 */
+    char endpoint[256];       /* the gateway's, as their credentials say */
+    int64_t added_ms;
+    int64_t revoked_ms;       /* 0: not revoked */
+    int  bots;                /* their registered bot versions (lists) */
+} arena_user;
+
+/* Adds u (u->id set): 0, or -1 with err (a bad or taken name or key). */
+int  arena_db_user_add(arena_db *db, arena_user *u, char *err, size_t size);
+/* Every participant by name; *out malloc'ed. Count or -1. */
+int  arena_db_user_list(arena_db *db, arena_user **out);
+/* By name, by public key: 0 found, 1 none, -1 error. */
+int  arena_db_user_get(arena_db *db, const char *name, arena_user *out);
+int  arena_db_user_by_key(arena_db *db, const char *public_key, arena_user *out);
+/* Revokes a participant: 0, 1 revoked already, -1 with err (unknown). */
+int  arena_db_user_revoke(arena_db *db, const char *name, char *err, size_t size);
+
+/* A submission through the gateway, accepted or refused, as stored. */
+typedef struct arena_submission {
+    int64_t user_id;
+    const char *bot, *version;
+    const char *games;        /* space-separated game names ("" for none given) */
+    const char *content_hash; /* NULL when refused before it was stored */
+    int64_t bytes;            /* as sent */
+    int accepted;
+    const char *reason;       /* the verdict's line */
+    int64_t bot_id;           /* the version registered; 0 for none */
+} arena_submission;
+int  arena_db_submission_add(arena_db *db, const arena_submission *s, char *err, size_t size);
+/* A participant's submissions since since_ms (the rate limit): count, -1. */
+int  arena_db_submissions_since(arena_db *db, int64_t user_id, int64_t since_ms);
 
 /* ---- tournaments -------------------------------------------------------- */
 

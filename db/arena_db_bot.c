@@ -17,7 +17,7 @@
 
 #include "game.h"
 
-static int name_ok(const char *name)
+int adb_name_ok(const char *name)
 {
     if (!name)
         return 0;
@@ -50,7 +50,7 @@ static int ref_parse(const char *ref, bot_ref *r)
         return -1;
     memcpy(r->name, ref, n);
     r->name[n] = 0;
-    if (!name_ok(r->name))
+    if (!adb_name_ok(r->name))
         return -1;
     if (ref[n] == '@') {
         r->version = ref + n + 1;
@@ -69,8 +69,9 @@ static int ref_parse(const char *ref, bot_ref *r)
 #define BOT_COLUMNS "b.id, b.name, b.cmd, b.cwd, b.version, b.removed_at IS NOT NULL," \
     " b.status, b.status_reason, COALESCE(b.status_ms, 0), COALESCE(b.previous_id, 0)," \
     " COALESCE(r.games, 0), COALESCE(r.elo, 1500.0), " ADB_BOT_LABEL("b") ", b.env," \
-    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)" \
-    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id "
+    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)," \
+    " COALESCE(b.owner_id, 0), COALESCE(u.name, ''), COALESCE(b.content_hash, '')" \
+    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id LEFT JOIN users u ON u.id = b.owner_id "
 
 static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
@@ -92,6 +93,9 @@ static void bot_row(sqlite3_stmt *st, void *out, const void *ctx)
     adb_col_text(st, 12, b->label, sizeof b->label);
     adb_col_text(st, 13, b->env, sizeof b->env);
     adb_col_text(st, 14, b->plays, sizeof b->plays);   /* its primary key's order: by name */
+    b->owner_id = sqlite3_column_int64(st, 15);
+    adb_col_text(st, 16, b->owner, sizeof b->owner);
+    adb_col_text(st, 17, b->content_hash, sizeof b->content_hash);
 }
 
 static const char BOT_NEWEST[] =
@@ -207,8 +211,8 @@ const char *arena_bot_status_shown(const arena_bot *b)
 /* ---- adding and removing -------------------------------------------------- */
 
 static const char BOT_INSERT[] =
-    "INSERT INTO bots(name, cmd, cwd, version, env, added_at, previous_id)"
-    " VALUES (:name, :cmd, :cwd, :version, :env, :now, :previous)";
+    "INSERT INTO bots(name, cmd, cwd, version, env, added_at, previous_id, owner_id,"
+    " content_hash) VALUES (:name, :cmd, :cwd, :version, :env, :now, :previous, :owner, :hash)";
 
 static const char BOT_GAME_INSERT[] =
     "INSERT INTO bot_games(bot_id, game) VALUES (:id, :game)";
@@ -260,7 +264,7 @@ static int add_games(arena_db *db, int64_t id, const char *plays)
 
 static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
 {
-    if (!name_ok(bot->name)) {
+    if (!adb_name_ok(bot->name)) {
         adb_err(err, size, BAD_NAME);
         return 0;
     }
@@ -271,7 +275,8 @@ static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
     }
     if (!adb_text_ok(bot->cwd, sizeof bot->cwd, 0) ||
         !adb_text_ok(bot->version, sizeof bot->version, 0) ||
-        !adb_text_ok(bot->env, sizeof bot->env, 0)) {
+        !adb_text_ok(bot->env, sizeof bot->env, 0) ||
+        !adb_text_ok(bot->content_hash, sizeof bot->content_hash, 0)) {
         adb_err(err, size, "bot %s: the directory, version or environment is too long",
                 bot->name);
         return 0;
@@ -289,6 +294,11 @@ static int add_in_txn(arena_db *db, const arena_bot *bot, char *err, size_t size
     int found = bot_by_ref(db, &r, &prev);
     if (found < 0)
         return adb_sqlerr(db, err, size, "cannot add a bot");
+    if (found == 0 && bot->owner_id && prev.owner_id != bot->owner_id) {
+        adb_err(err, size, "the name %s is taken by %s", bot->name,
+                prev.owner_id ? "another participant" : "the organizer");
+        return -1;
+    }
     if (found == 0 && !bot->version[0]) {
         adb_err(err, size, "a bot named %s is already registered (a new version needs --version)",
                 bot->name);
@@ -306,6 +316,10 @@ static int add_in_txn(arena_db *db, const arena_bot *bot, char *err, size_t size
     ADB_BIND(adb_bind_int(st, ":now", clk_wall_ms()));
     if (found == 0)
         ADB_BIND(adb_bind_int(st, ":previous", prev.id));
+    if (bot->owner_id)
+        ADB_BIND(adb_bind_int(st, ":owner", bot->owner_id));
+    if (bot->content_hash[0])
+        ADB_BIND(adb_bind_text(st, ":hash", bot->content_hash));
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
     adb_done(st);

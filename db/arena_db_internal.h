@@ -13,6 +13,7 @@
  * arena_db_check.c      results, pair results, the ratings replay check
  * arena_db_log.c        seats' logs kept with their matches, retention
  * arena_read*.c         what the web shows (arena_read.h)
+ * arena_db_user.c       participants (their keys) and their submissions
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -100,6 +101,9 @@ extern const char *const adb_migrations[ARENA_DB_SCHEMA];
     " WHEN " b ".version <> '' AND NOT EXISTS (SELECT 1 FROM bots o WHERE o.name = " b ".name" \
     "  AND o.version = " b ".version AND o.id <> " b ".id) THEN '@' || " b ".version" \
     " ELSE '#' || " b ".id END)"
+
+/* A name of a bot or a participant: 1-63 characters of [A-Za-z0-9_.-]. */
+int adb_name_ok(const char *name);
 
 /* Copies column `col` (NULL becomes "") into a fixed buffer, truncating. */
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size);

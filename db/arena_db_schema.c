@@ -397,6 +397,37 @@ const char *const adb_migrations[] = {
     " INSERT INTO bot_games SELECT up.id, g.game FROM up JOIN bot_games g ON g.bot_id = up.prev;"
     "INSERT INTO bot_games SELECT id, :legacy_game FROM bots"
     " WHERE id NOT IN (SELECT bot_id FROM bot_games);",
+
+    /*
+     * 15: participants from anywhere (arena_db_user.c): each participant's
+     * CURVE public key, by which the gateway knows them, and whether it
+     * still may; the bots they submitted (owner_id) and every bot's
+     * content hash in the store (DB.store/HASH); each submission, accepted
+     * or refused, with its games as declared (a bot's own are in
+     * bot_games, 14), which the gateway's rate limit counts.
+     */
+    "CREATE TABLE users("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  public_key TEXT NOT NULL UNIQUE,"              /* Z85, 40 characters */
+    "  endpoint TEXT NOT NULL,"                       /* the gateway, as handed out */
+    "  added_ms INTEGER NOT NULL,"
+    "  revoked_ms INTEGER);"
+    "ALTER TABLE bots ADD COLUMN owner_id INTEGER REFERENCES users(id);"
+    "ALTER TABLE bots ADD COLUMN content_hash TEXT;"
+    "CREATE TABLE submissions("
+    "  id INTEGER PRIMARY KEY,"
+    "  user_id INTEGER NOT NULL REFERENCES users(id),"
+    "  bot TEXT NOT NULL,"
+    "  version TEXT NOT NULL,"
+    "  games TEXT NOT NULL,"                          /* space-separated names */
+    "  content_hash TEXT,"
+    "  bytes INTEGER NOT NULL,"                       /* as sent */
+    "  accepted INTEGER NOT NULL,"
+    "  reason TEXT NOT NULL,"
+    "  bot_id INTEGER REFERENCES bots(id),"
+    "  at_ms INTEGER NOT NULL);"
+    "CREATE INDEX submissions_by_user ON submissions(user_id, at_ms);",
 };
 _Static_assert(sizeof adb_migrations / sizeof adb_migrations[0] == ARENA_DB_SCHEMA,
                "ARENA_DB_SCHEMA names the last migration");

@@ -23,6 +23,7 @@ esac
 packages=(
   build-essential cmake pkg-config
   libzmq3-dev libmsgpack-dev libsqlite3-dev libcmocka-dev libcivetweb-dev
+  libarchive-dev libsodium-dev
   python3 python3-zmq python3-msgpack
   bubblewrap
 )

@@ -50,6 +50,18 @@ for game in $("$build/referee/referee" games | awk '{print $1}'); do
       --bot "$build/agents/random" --bot "$build/agents/random"
 done
 run test_jw "$build/tests/web/test_jw"
+run test_store "$build/tests/store/test_store"
+run test_gw_proto "$build/tests/gateway/test_gw_proto"
+# The gateway under valgrind (and the checks it forks) while participants
+# and hostile archives hit it.
+if GATEWAY_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+   timeout -k 10 "$limit" tests/arena/test_arena_gateway.sh "$build/arena/arena" \
+   "$build/tests/arena/arena_e2e_sql" >"$logs/gateway.log" 2>&1; then
+  echo "valgrind: arena gateway clean"
+else
+  echo "valgrind: arena gateway FAILED (see $logs/gateway.log)"; tail -30 "$logs/gateway.log"
+  fail=1
+fi
 # The web server under valgrind while the HTTP tests hit every route.
 if WEB_SERVER_WRAPPER="valgrind -q --max-threads=600 --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
    timeout -k 10 "$limit" tests/web/test_web.sh "$build/arena/arena" "$build/referee/referee" "$build/agents/random" \

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "clk.h"
 #include "db_test.h"
 #include "game.h"
 
@@ -40,7 +41,7 @@ static void test_open_migrate(void **state)
     arena_db_close(db);
 
     assert_int_equal(raw_int(path, "PRAGMA user_version"), ARENA_DB_SCHEMA);
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 16);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"), 18);
     /* WAL is a property of the file: a raw handle sees it too. */
     assert_int_equal(raw_int(path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode"), 1);
 
@@ -130,6 +131,61 @@ static void test_open_refuses(void **state)
 }
 
 /* ---- bots --------------------------------------------------------------- */
+
+/* Participants: keys unique, revoked once; a bot's name is its owner's. */
+static void test_users(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("users");
+    arena_user a = { 0 }, b = { 0 }, got;
+    snprintf(a.name, sizeof a.name, "ann");
+    snprintf(a.public_key, sizeof a.public_key, "%040d", 1);
+    snprintf(a.endpoint, sizeof a.endpoint, "tcp://arena:7788");
+    assert_int_equal(arena_db_user_add(db, &a, err, sizeof err), 0);
+    b = a;
+    snprintf(b.name, sizeof b.name, "ben");
+    assert_int_equal(arena_db_user_add(db, &b, err, sizeof err), -1);    /* the same key */
+    snprintf(b.public_key, sizeof b.public_key, "%040d", 2);
+    assert_int_equal(arena_db_user_add(db, &b, err, sizeof err), 0);
+    snprintf(b.name, sizeof b.name, "bad name");
+    assert_int_equal(arena_db_user_add(db, &b, err, sizeof err), -1);
+    assert_int_equal(arena_db_user_by_key(db, a.public_key, &got), 0);
+    assert_string_equal(got.name, "ann");
+    assert_int_equal(got.revoked_ms, 0);
+
+    arena_bot bot = { 0 };
+    snprintf(bot.name, sizeof bot.name, "annbot");
+    snprintf(bot.version, sizeof bot.version, "1");
+    snprintf(bot.cmd, sizeof bot.cmd, "./bot");
+    snprintf(bot.content_hash, sizeof bot.content_hash, "%064d", 7);
+    bot.owner_id = a.id;
+    assert_int_equal(arena_db_bot_add(db, &bot, err, sizeof err), 0);
+    snprintf(bot.version, sizeof bot.version, "2");
+    bot.owner_id = got.id + 1;                     /* ben: not his name */
+    assert_int_equal(arena_db_bot_add(db, &bot, err, sizeof err), -1);
+    assert_string_equal(err, "the name annbot is taken by another participant");
+    bot.owner_id = 0;                              /* nor the organizer's by owner */
+    arena_bot row;
+    assert_int_equal(arena_db_bot_by_name(db, "annbot", &row), 0);
+    assert_string_equal(row.owner, "ann");
+    assert_string_equal(row.content_hash, bot.content_hash);
+    assert_int_equal(arena_db_user_get(db, "ann", &got), 0);
+    assert_int_equal(got.bots, 1);
+
+    arena_submission s = { .user_id = a.id, .bot = "annbot", .version = "1", .games = "warchest",
+                           .bytes = 10, .accepted = 1, .reason = "accepted", .bot_id = row.id };
+    assert_int_equal(arena_db_submission_add(db, &s, err, sizeof err), 0);
+    assert_int_equal(arena_db_submission_add(db, &s, err, sizeof err), 0);
+    assert_int_equal(arena_db_submissions_since(db, a.id, 0), 2);
+    assert_int_equal(arena_db_submissions_since(db, a.id, clk_wall_ms() + 1000), 0);
+
+    assert_int_equal(arena_db_user_revoke(db, "ann", err, sizeof err), 0);
+    assert_int_equal(arena_db_user_revoke(db, "ann", err, sizeof err), 1);
+    assert_int_equal(arena_db_user_revoke(db, "nobody", err, sizeof err), -1);
+    assert_int_equal(arena_db_user_by_key(db, a.public_key, &got), 0);
+    assert_true(got.revoked_ms > 0);
+    arena_db_close(db);
+}
 
 static void test_bots(void **state)
 {
@@ -1077,6 +1133,7 @@ int main(void)
         cmocka_unit_test(test_open_refuses),
         cmocka_unit_test(test_bots),
         cmocka_unit_test(test_bot_games),
+        cmocka_unit_test(test_users),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_tournaments),
         cmocka_unit_test(test_match_duplicate),
