@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zmq.h>
 #include "ref_match_internal.h"
+#include "ref_sandbox_probe.h"
 #include "ref_msg.h"
 #include "ref_reply.h"
 
