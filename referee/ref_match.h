@@ -15,15 +15,7 @@
 #include "ref_proc.h"
 #include "ref_record.h"
 #include "ref_sandbox.h"
-
-/* What a decision is charged (the time control's clock).
- *   cpu:  the CPU time the bot used (its control group: every process and
- *         thread) or its wall time less the time it (and the referee)
- *         waited for a CPU, whichever is more (ref_meter_charge): a
- *         sleeping or blocked bot spends its time as a thinking one does;
- *         a bot is never charged for waiting for a CPU.
- *   wall: the time from request to answer, whatever the machine did. */
-typedef enum ref_clock_mode { REF_CLOCK_CPU, REF_CLOCK_WALL } ref_clock_mode;
+#include "ref_turn.h"
 
 typedef struct ref_config {
     const game_api *game;
@@ -37,7 +29,7 @@ typedef struct ref_config {
                                      than both is late, whenever its answer comes */
     int64_t  handshake_ms;        /* from start to hello */
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
-    ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU */
+    ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU (ref_turn.h) */
     double   wall_ceiling;        /* cpu clock: a decision starved of CPU ends after
                                      REF_STARVED (10) x this many times its time (move
                                      + bank left) of wall time, waits included, as
@@ -62,10 +54,6 @@ typedef struct ref_config {
 
 void ref_config_default(ref_config *c);
 
-/* "cpu" or "wall"; 0, or -1 for anything else. */
-int  ref_clock_mode_parse(const char *text, ref_clock_mode *out);
-const char *ref_clock_mode_name(ref_clock_mode mode);
-#define REF_WALL_CEILING_MAX 1000.0
 
 /* Reason codes a forfeit records (sdk/PROTOCOL.md explains each). */
 #define REF_TIMEOUT        "timeout"
