@@ -14,6 +14,7 @@
 #include "arena_report.h"
 #include "game_cli.h"
 #include "kv.h"
+#include "ref_cmd.h"
 #include "ref_log.h"
 #include "ref_match.h"
 
@@ -331,7 +332,7 @@ int ac_bots_ready(arena_db *db, const arena_spec *spec)
         arena_bot b;
         if (arena_db_bot_by_id(db, spec->bot[i], &b) != 0 || b.removed)
             return ac_fail("bot %" PRId64 " is no longer registered", spec->bot[i]), -1;
-        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+        if (ref_cmd_check(b.cmd, b.cwd, err, sizeof err) < 0)
             return ac_fail("bot %s: %s", b.name, err), -1;
     }
     return 0;

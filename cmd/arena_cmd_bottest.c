@@ -29,6 +29,7 @@
 #include "kv.h"
 #include "ref_log.h"
 #include "ref_env.h"
+#include "ref_cmd.h"
 #include "ref_dir.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -233,7 +234,7 @@ static int check(const check_opts *o, const char *label, FILE *out, char *why, s
     if (access(o->opponent, X_OK) != 0 && !strchr(o->opponent, ' '))
         return ac_fail("bot test: no random bot at %s (--opponent CMD names another)",
                        o->opponent);
-    if (arena_check_command(o->cmd, o->cwd, why, whysize) < 0) {
+    if (ref_cmd_check(o->cmd, o->cwd, why, whysize) < 0) {
         fprintf(out, "bot test %s: FAILED: %s\n", label, why);
         return 1;
     }
