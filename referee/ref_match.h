@@ -29,7 +29,7 @@ typedef struct ref_config {
                                      than both is late, whenever its answer comes */
     int64_t  handshake_ms;        /* from start to hello */
     int      strikes;             /* 0: forfeit at once; N: random substitute, forfeit at N */
-    ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU (ref_turn.h) */
+    ref_clock_mode clock_mode;    /* default REF_CLOCK_CPU */
     double   wall_ceiling;        /* cpu clock: a decision starved of CPU ends after
                                      REF_STARVED (10) x this many times its time (move
                                      + bank left) of wall time, waits included, as
@@ -53,7 +53,6 @@ typedef struct ref_config {
 } ref_config;
 
 void ref_config_default(ref_config *c);
-
 
 /* Reason codes a forfeit records (sdk/PROTOCOL.md explains each). */
 #define REF_TIMEOUT        "timeout"
