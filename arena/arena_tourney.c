@@ -3,7 +3,6 @@
  */
 #define _GNU_SOURCE
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,59 +96,6 @@ int arena_spec_plan_size(const arena_spec *s, int seats, const char **why)
         return seats == 2 ? arena_event_size(s->format, s->nbots, s->games, s->rounds, why)
                           : (*why = "Swiss and knockout are for 2-player games", -1);
     return arena_plan_size(s->format, seats, s->nbots, s->games, why);
-}
-
-int arena_check_command(const char *cmd, const char *cwd, char *err, size_t size)
-{
-    char word[1024];
-    const char *p = cmd;
-    for (;;) {
-        while (*p == ' ' || *p == '\t')
-            p++;
-        size_t len = strcspn(p, " \t");
-        if (!len) {
-            snprintf(err, size, "the command is empty");
-            return -1;
-        }
-        if (len >= sizeof word) {
-            snprintf(err, size, "the command's first word is too long");
-            return -1;
-        }
-        memcpy(word, p, len);
-        word[len] = 0;
-        p += len;
-        if (!strchr(word, '=') || word[0] == '=')
-            break;                  /* VAR=value words come first */
-    }
-    if (strpbrk(word, "'\"$`\\|&;<>()"))
-        return 0;                   /* shell syntax: let the shell judge */
-    if (strchr(word, '/')) {
-        char path[2048];
-        if (word[0] != '/' && cwd && *cwd)
-            snprintf(path, sizeof path, "%s/%s", cwd, word);
-        else
-            snprintf(path, sizeof path, "%s", word);
-        if (access(path, X_OK) == 0)
-            return 0;
-        snprintf(err, size, "cannot run %s: %s", path, strerror(errno));
-        return -1;
-    }
-    static const char *const builtins[] = { "exec", "env", "cd", "nice", "timeout", NULL };
-    for (int i = 0; builtins[i]; i++)
-        if (!strcmp(word, builtins[i]))
-            return 0;
-    const char *path = getenv("PATH");
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s", path ? path : "/usr/bin:/bin");
-    char *save = NULL;
-    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char full[2048];
-        snprintf(full, sizeof full, "%s/%s", *d ? d : ".", word);
-        if (access(full, X_OK) == 0)
-            return 0;
-    }
-    snprintf(err, size, "command not found: %s", word);
-    return -1;
 }
 
 /* ---- progress ----------------------------------------------------------- */

@@ -72,8 +72,4 @@ int  arena_spec_plan_size(const arena_spec *s, int seats, const char **why);
 int  arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run,
                        int64_t *tournament_id, char *err, size_t size);
 
-/* Checks that a bot's command can be run: its first word names an
- * executable (after any VAR=value words). 0, or -1 with err. */
-int  arena_check_command(const char *cmd, const char *cwd, char *err, size_t size);
-
 #endif

@@ -37,20 +37,14 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     arena_spec_default(&spec);
     spec.games = games;
     ref_clock_mode_parse(clock, &spec.terms.clock);
-    for (int i = 0; i < 2; i++) {
-        arena_bot b;
-        memset(&b, 0, sizeof b);
-        snprintf(b.name, sizeof b.name, "random-%c", 'a' + i);
-        snprintf(b.cmd, sizeof b.cmd, "ARENA_BOT_SEED=%d %s", i + 1, bot);
-        arena_db_bot_add(db, &b, err, sizeof err);
-        arena_db_bot_by_name(db, b.name, &b);
-        spec.bot[spec.nbots++] = b.id;
-    }
+    spec.nbots = 2;
+    int rc = arena_bench_bots(db, spec.nbots, bot, spec.bot, err, sizeof err);
     arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1,
                       .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
     int64_t tid;
     double t0 = clk_mono_s();
-    int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
+    if (rc == 0)
+        rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
     double t = clk_mono_s() - t0;
     arena_db_close(db);
     arena_db_unlink(path);
@@ -61,19 +55,35 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     return games / (t / 60);
 }
 
+int arena_bench_bots(arena_db *db, int n, const char *bot, int64_t *ids, char *err,
+                     size_t size)
+{
+    for (int i = 0; i < n; i++) {
+        arena_bot b = { 0 };
+        snprintf(b.name, sizeof b.name, "random-%c", 'a' + i);
+        snprintf(b.cmd, sizeof b.cmd, "ARENA_BOT_SEED=%d %s", i + 1, bot);
+        if (arena_db_bot_add(db, &b, err, size) < 0)
+            return -1;
+        if (ids && arena_db_bot_by_name(db, b.name, &b) == 0)
+            ids[i] = b.id;
+    }
+    return 0;
+}
+
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-/* The median of v[0..ROUNDS), and its range in lo, hi. */
-static double median(double *v, double *lo, double *hi)
+double arena_bench_median(double *v, int n, double *lo, double *hi)
 {
-    qsort(v, ROUNDS, sizeof *v, by_value);
-    *lo = v[0];
-    *hi = v[ROUNDS - 1];
-    return v[ROUNDS / 2];
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    if (lo)
+        *lo = v[0];
+    if (hi)
+        *hi = v[n - 1];
+    return v[n / 2];
 }
 
 int arena_bench_main(int argc, char **argv, const char *referee, const char *bot)
@@ -122,16 +132,16 @@ int arena_bench_main(int argc, char **argv, const char *referee, const char *bot
     double lo, hi, m;
     printf("matches                 %d random vs random per measurement, stored with ratings, "
            "in %d interleaved rounds\n", games, ROUNDS);
-    m = median(one, &lo, &hi);
+    m = arena_bench_median(one, ROUNDS, &lo, &hi);
     printf("concurrency 1, cpu      %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
-    m = median(two, &lo, &hi);
+    m = arena_bench_median(two, ROUNDS, &lo, &hi);
     printf("concurrency 2, cpu      %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
-    m = median(wall, &lo, &hi);
+    m = arena_bench_median(wall, ROUNDS, &lo, &hi);
     printf("concurrency 2, wall     %.0f matches/min (median; rounds %.0f..%.0f)\n", m, lo, hi);
-    m = median(scaling, &lo, &hi);
+    m = arena_bench_median(scaling, ROUNDS, &lo, &hi);
     printf("scaling                 %.2fx   (2 / 1 workers, cpu; %ld cores; rounds %.2f..%.2f)\n",
            m, cores, lo, hi);
-    m = median(clocks, &lo, &hi);
+    m = arena_bench_median(clocks, ROUNDS, &lo, &hi);
     printf("cpu / wall clock        %.3f   (matches/min at concurrency 2, median of per-round "
            "ratios; rounds %.3f..%.3f)\n", m, lo, hi);
     return 0;

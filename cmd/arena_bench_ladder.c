@@ -144,12 +144,6 @@ static void *write_on(void *arg)
     return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* R rounds of BATCH stored matches and a refresh, timed. */
 static int refresh_rounds(arena_db *db, scale *s, arena_ladder *l, arena_lfit *f,
                           double *refresh, double *store, char *err, size_t size)
@@ -174,8 +168,8 @@ static int refresh_rounds(arena_db *db, scale *s, arena_ladder *l, arena_lfit *f
         free(rows);
         refresh[r] = clk_mono_s() - t;
     }
-    qsort(refresh, (size_t)s->rounds, sizeof *refresh, by_value);
-    qsort(store, (size_t)s->rounds, sizeof *store, by_value);
+    arena_bench_median(refresh, s->rounds, NULL, NULL);     /* sorted: median and max */
+    arena_bench_median(store, s->rounds, NULL, NULL);
     return 0;
 }
 
@@ -243,12 +237,7 @@ static int scale_test(scale *s, const char *keep, char *err, size_t size)
     if (db)
         arena_db_close(db);
     if (!keep) {
-        const char *side[] = { "", "-wal", "-shm" };
-        for (int i = 0; i < 3; i++) {
-            char p[320];
-            snprintf(p, sizeof p, "%s%s", path, side[i]);
-            unlink(p);
-        }
+        arena_db_unlink(path);
         rmdir(dir);
     }
     return rc;
@@ -266,12 +255,8 @@ static int overhead_test(int matches, const char *referee, const char *bot, char
     snprintf(path, sizeof path, "%s/overhead.db", dir);
     arena_db *db;
     int rc = arena_db_open(&db, path, 1, err, size);
-    for (int i = 0; rc == 0 && i < 4; i++) {
-        arena_bot b = {0};
-        snprintf(b.name, sizeof b.name, "random-%c", 'a' + i);
-        snprintf(b.cmd, sizeof b.cmd, "ARENA_BOT_SEED=%d %s", i + 1, bot);
-        rc = arena_db_bot_add(db, &b, err, size);
-    }
+    if (rc == 0)
+        rc = arena_bench_bots(db, 4, bot, NULL, err, size);
     arena_spec spec;
     arena_spec_default(&spec);
     spec.format = -1;
@@ -287,12 +272,7 @@ static int overhead_test(int matches, const char *referee, const char *bot, char
         rc = arena_ladder_run(db, &spec, &run, &o, err, size);
     if (db)
         arena_db_close(db);
-    const char *side[] = { "", "-wal", "-shm" };
-    for (int i = 0; i < 3; i++) {
-        char p[320];
-        snprintf(p, sizeof p, "%s%s", path, side[i]);
-        unlink(p);
-    }
+    arena_db_unlink(path);
     rmdir(dir);
     if (rc < 0)
         return -1;

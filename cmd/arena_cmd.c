@@ -14,6 +14,7 @@
 #include "arena_report.h"
 #include "game_cli.h"
 #include "kv.h"
+#include "ref_cmd.h"
 #include "ref_log.h"
 #include "ref_match.h"
 
@@ -345,7 +346,7 @@ int ac_bots_ready(arena_db *db, const arena_spec *spec)
             return ac_fail("bot %s does not play %s (it plays %s; a version that does: "
                            "bot add %s --version V --game %s)", b.label, spec->game, b.plays,
                            b.name, spec->game), -1;
-        if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+        if (ref_cmd_check(b.cmd, b.cwd, err, sizeof err) < 0)
             return ac_fail("bot %s: %s", b.name, err), -1;
     }
     return 0;

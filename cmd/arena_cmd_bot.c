@@ -242,7 +242,7 @@ static int bot_add(int argc, char **argv)
         return 2;
     if (b.cwd[0] && access(b.cwd, X_OK) != 0)
         return ac_fail("bot add: no directory %s", b.cwd);
-    if (arena_check_command(b.cmd, b.cwd, err, sizeof err) < 0)
+    if (ref_cmd_check(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
     char failed[256] = "", why[2048] = "";
     int untried = choose_games(&b, &games, test, failed, sizeof failed, why, sizeof why);

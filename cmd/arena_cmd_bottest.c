@@ -33,6 +33,7 @@
 #include "kv.h"
 #include "ref_log.h"
 #include "ref_env.h"
+#include "ref_cmd.h"
 #include "ref_dir.h"
 #include "ref_match.h"
 #include "ref_record.h"
@@ -268,7 +269,7 @@ static int check(check_opts *o, const char *label, const ac_games *games, FILE *
         return ac_fail("bot test: no random bot at %s (--opponent CMD names another)",
                        o->opponent);
     char why[512];
-    if (arena_check_command(o->cmd, o->cwd, why, sizeof why) < 0) {
+    if (ref_cmd_check(o->cmd, o->cwd, why, sizeof why) < 0) {
         fprintf(out, "bot test %s: FAILED: %s\n", label, why);
         for (int i = 0; i < games->n; i++) {
             snprintf(got->why[got->fails.n], sizeof got->why[0], "%s", why);

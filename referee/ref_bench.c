@@ -33,7 +33,7 @@
 #include "game_cli.h"
 #include "ref_bench.h"
 #include "ref_match.h"
-#include "ref_sandbox.h"
+#include "ref_sandbox_probe.h"
 #include "mpw.h"
 #include "ref_msg.h"
 #include "pcg.h"

@@ -1,9 +1,9 @@
 /*
  * ref_match.c - the match loop: start the bots, greet them, ask for each
  * decision, tell everyone what happened, end the match, clean up. The
- * sockets, the poll loop and the handshake are in ref_match_io.c; asking
- * for one decision and charging it to the bot's clock in ref_turn.c; what
- * the three share in ref_match_internal.h.
+ * sockets, the poll loop and the handshake are in ref_match_io.c, what
+ * the two share in ref_match_internal.h; the clocks a decision is charged
+ * to (its deadlines, its charge, a timeout's judgment) in ref_turn.c.
  *
  * Each seat has its own ROUTER socket on its own endpoint, so a seat's
  * traffic can only be its own, and a monitor on that socket, so a dropped
@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zmq.h>
 #include "ref_match_internal.h"
+#include "ref_sandbox_probe.h"
 #include "ref_msg.h"
 #include "ref_reply.h"
 
@@ -67,7 +68,7 @@ static uint64_t splitmix(uint64_t *x)
 
 /* An illegal action or a timeout: a strike and a random legal action, or
  * the forfeit. Returns 0 with *chosen set, or -1. */
-int match_strike(match *m, int i, int nlegal, const char *reason, const char *detail,
+static int strike(match *m, int i, int nlegal, const char *reason, const char *detail,
                  game_action *chosen)
 {
     seat *s = &m->seats[i];
@@ -85,8 +86,8 @@ int match_strike(match *m, int i, int nlegal, const char *reason, const char *de
 
 /* Reads a reply's action (ref_reply.c). Returns 0 with *out, 1 for an
  * illegal action (why says what), or -1 after a malformed one's forfeit. */
-int match_resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
-                  char *why, size_t size)
+static int resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
+                   char *why, size_t size)
 {
     int index;
     int rc = ref_action_read(reply, m->g, m->legal, nlegal, &index, why, size);
@@ -100,7 +101,7 @@ int match_resolve(match *m, int i, const msgpack_object *reply, int nlegal, game
 /* Sends seat i the updates it has not had. They go out in a burst just
  * before its next request (or the end) rather than after each decision,
  * so a decision wakes only the bot that makes it. */
-int match_tell(match *m, int i)
+static int tell(match *m, int i)
 {
     seat *s = &m->seats[i];
     for (; s->told < m->rec->ndecisions && !m->over; s->told++) {
@@ -113,6 +114,112 @@ int match_tell(match *m, int i)
     }
     return m->over ? -1 : 0;
 }
+/* Where the seat's log file ends now, once what waits in its output pipe
+ * is in: what the bot printed while deciding ends there (a bot that
+ * flushes before it answers). */
+static uint64_t log_mark(seat *s)
+{
+    if (!s->spawned || s->proc.log_fd < 0)
+        return REF_LOG_UNMARKED;
+    ref_proc_drain(&s->proc);
+    off_t at = lseek(s->proc.log_fd, 0, SEEK_CUR);
+    return at < 0 ? REF_LOG_UNMARKED : (uint64_t)at;
+}
+
+/* A message from seat `from` while seat i decides `id`, in time: 0 with
+ * d->action, 1 to wait on (a late answer to a past timeout), -1 ended. */
+static int answer(match *m, int i, int nlegal, uint32_t id, int from, msgpack_unpacked *msg,
+                  const ref_turn *t, ref_decision *d)
+{
+    char type[16];
+    int64_t got_id = -1;
+    int typed = mps_get_str(&msg->data, "type", type, sizeof type) == 0 &&
+                strcmp(type, "action") == 0;
+    mps_get_int(&msg->data, "id", &got_id);
+    if (typed && got_id >= 0 && got_id < m->seats[from].stale_below) {
+        msgpack_unpacked_destroy(msg);      /* a late answer to a past timeout */
+        return 1;
+    }
+    if (from != i || !typed || got_id != id) {
+        msgpack_unpacked_destroy(msg);
+        match_forfeit(m, from, REF_OUT_OF_TURN, "seat %d sent %s out of turn", from,
+                      typed ? "an action" : "a message");
+        return -1;
+    }
+    char why[160];
+    int bad = resolve(m, i, &msg->data, nlegal, &d->action, why, sizeof why);
+    msgpack_unpacked_destroy(msg);
+    if (bad < 0)
+        return -1;
+    ref_turn_charge(&m->clocks, t);
+    if (bad) {
+        d->substituted = 1;
+        return strike(m, i, nlegal, REF_ILLEGAL, why, &d->action);
+    }
+    return 0;
+}
+
+/* Seat i timed out: the match ends if the machine caused it (contended),
+ * else a strike. 0 with d->action, or -1 when the match ended. */
+static int timed_out(match *m, int i, int nlegal, const ref_turn *t, ref_decision *d)
+{
+    char why[200];
+    if (ref_turn_timed_out(&m->clocks, t, d, why, sizeof why)) {
+        match_forfeit(m, i, REF_CONTENDED, "%s", why);
+        return -1;
+    }
+    return strike(m, i, nlegal, REF_TIMEOUT, why, &d->action);
+}
+
+/* Asks seat i to move for decision `id`, its clock running (ref_turn.h):
+ * 0 with d filled, -1 when the match ended. */
+static int decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d)
+{
+    seat *s = &m->seats[i];
+    ref_clocks *k = &m->clocks;
+    if (tell(m, i) < 0)
+        return -1;
+    m->sb.size = 0;
+    ref_msg_request(&m->sb, m->g, m->state, i, id, m->legal, nlegal,
+                    (ref_clock){ m->cfg->terms.move_ms, k->seat[i].bank_us / 1000 });
+    ref_turn t;
+    ref_turn_open(k, i, &t);
+    if (match_send(m, i) < 0)
+        return -1;
+    ref_turn_begin(k, &t);
+    d->seat = (uint8_t)i;
+    d->substituted = 0;
+    d->log_end = REF_LOG_UNMARKED;
+    for (;;) {
+        msgpack_unpacked msg;
+        int from = match_next_message(m, ref_turn_wake(k, &t), &msg);
+        ref_turn_measure(k, &t, d);
+        if (from == i)
+            d->log_end = log_mark(s);
+        if (from == -2)
+            return -1;
+        ref_turn_verdict v = ref_turn_judge(k, &t, d, from >= 0);
+        if (v == REF_TURN_WAIT)
+            continue;
+        if (from >= 0 && v == REF_TURN_LATE) {
+            msgpack_unpacked_destroy(&msg);    /* it came, but after the deadline */
+            from = -1;
+        }
+        if (from == -1)
+            match_check_limits(m, 1);
+        if (m->over)
+            return -1;
+        if (from == -1) {
+            s->stale_below = id + 1;
+            d->log_end = log_mark(s);
+            return timed_out(m, i, nlegal, &t, d);
+        }
+        int rc = answer(m, i, nlegal, id, from, &msg, &t, d);
+        if (rc <= 0)
+            return rc;
+    }
+}
+
 static void play(match *m)
 {
     const game_api *g = m->g;
@@ -125,9 +232,9 @@ static void play(match *m)
         uint32_t id = ++m->next_id;
         const char *decision = g->decision_name(m->state);
         ref_decision d;
-        if (turn_decide(m, i, nlegal, id, &d) < 0)
+        if (decide(m, i, nlegal, id, &d) < 0)
             return;
-        turn_end(m, i);
+        ref_clocks_turn_end(&m->clocks, i);
         if (m->rec->ndecisions == capacity) {
             capacity = capacity ? 2 * capacity : 512;
             const char **names = realloc(m->decision_names, capacity * sizeof *names);
@@ -157,11 +264,11 @@ static void finish(match *m)
         r->culprit = -1;
     }
     for (int i = 0; i < m->n; i++)
-        turn_hold(m, i, 0);
+        ref_clocks_hold(&m->clocks, i, 0);
     /* Everyone hears the last decisions before the end. */
     for (int i = 0; i < m->n; i++)
         if (m->seats[i].greeted && !m->over)
-            match_tell(m, i);
+            tell(m, i);
     m->over = 1;
     r->hash = m->g->hash(m->state);
     /* The culprit hears why first; then everyone hears the end. Sends
@@ -196,11 +303,21 @@ static void finish(match *m)
     ref_proc_reap_orphans(KILL_GRACE_MS);
 }
 
+/* After the handshake: the clocks start (ref_turn.h) with the seats' bots. */
+static void start_clocks(match *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        m->clocks.seat[i].proc = &m->seats[i].proc;
+        m->clocks.seat[i].spawned = m->seats[i].spawned;
+    }
+    ref_clocks_start(&m->clocks, m->rec->clock, sizeof m->rec->clock);
+}
+
 static void release(match *m)
 {
     for (int i = 0; i < m->n; i++) {
         seat *s = &m->seats[i];
-        ref_meter_close(&s->meter);
+        ref_meter_close(&m->clocks.seat[i].meter);
         if (s->spawned)
             ref_proc_close(&s->proc);
         /* Stop the monitor first. A closed socket is torn down later, in
@@ -216,7 +333,7 @@ static void release(match *m)
     }
     if (m->ctx)
         zmq_ctx_term(m->ctx);
-    ref_meter_own_close(&m->own);
+    ref_meter_own_close(&m->clocks.own);
     ref_dir_remove(&m->folder);
     msgpack_sbuffer_destroy(&m->sb);
     free(m->decision_names);
@@ -237,6 +354,10 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     m.n = c->nbots;
     m.rec = rec;
     m.substitute_rng = c->seed ^ 0x5ab571707e5ULL;
+    m.clocks = (ref_clocks){ .want = c->terms.clock, .move_ms = c->terms.move_ms,
+                             .wall_ceiling = ref_terms_wall_ceiling(&c->terms),
+                             .ponder = c->terms.ponder,
+                             .unmetered = c->unmetered, .clock = c->clock, .n = c->nbots };
     msgpack_sbuffer_init(&m.sb);
     m.state = calloc(1, m.g->state_size);
     m.legal = malloc(GAME_MAX_ACTIONS * sizeof *m.legal);
@@ -280,13 +401,13 @@ int ref_match_play(const ref_config *c, ref_record *rec, char *err, size_t size)
     for (int i = 0; i < m.n; i++)
         if (match_open_seat(&m, i, err, size) < 0)
             goto out;
-    ref_meter_own_open(&m.own);     /* libzmq's threads are running now */
+    ref_meter_own_open(&m.clocks.own);     /* libzmq's threads are running now */
     ref_proc_init_supervisor();
     m.spawned = match_now(&m);
     for (int i = 0; i < m.n; i++)
         match_start_bot(&m, i);
     match_handshake(&m);
-    turn_start_clocks(&m);
+    start_clocks(&m);
     int64_t started = match_now(&m);
     play(&m);
     rec->play_micros = (uint64_t)(match_now(&m) - started);

@@ -16,6 +16,7 @@
 #include "ref_record.h"
 #include "ref_sandbox.h"
 #include "ref_terms.h"
+#include "ref_turn.h"
 
 typedef struct ref_config {
     const game_api *game;

@@ -1,9 +1,10 @@
 /*
  * ref_match_internal.h - what the three files of the match loop share:
  * a match and its seats, and the calls between them. ref_match.c plays a
- * match from start to finish; ref_match_io.c holds the seats' sockets, the
- * poll loop and the handshake; ref_turn.c asks for each decision and
- * charges it to the bot's clock. Nothing outside those files includes it.
+ * match from start to finish, asking for each decision; ref_match_io.c
+ * holds the seats' sockets, the poll loop and the handshake. The clocks
+ * (ref_turn.h) see only their own part of it. Nothing outside those files
+ * includes it.
  */
 #ifndef REF_MATCH_INTERNAL_H
 #define REF_MATCH_INTERNAL_H
@@ -12,7 +13,7 @@
 #include <msgpack.h>
 #include "ref_match.h"
 #include "ref_dir.h"
-#include "ref_meter.h"
+#include "ref_turn.h"
 
 /* A dropped connection that comes back this fast, from a live bot, was
  * dropped by ZeroMQ for an oversized message: DEALER sockets reconnect on
@@ -28,9 +29,6 @@
 /* How often the bots' control groups are checked for a limit hit while
  * the referee waits. */
 #define LIMITS_EVERY_US 100000
-/* Under the CPU clock, a decision ends at this many times its wall ceiling
- * however long the bot waited for a CPU (then `contended`). */
-#define REF_STARVED 10
 
 typedef struct seat {
     void    *sock, *monitor;
@@ -48,18 +46,12 @@ typedef struct seat {
     int      closed;            /* its endpoint closed for a flood */
     ref_proc proc;
     int      spawned;
-    int64_t  bank_us;
     int      strikes;
     int64_t  dropped_at;        /* a disconnect seen, not yet judged */
     int      came_back;
     uint32_t stale_below;       /* late replies to ids below this are dropped */
     size_t   told;              /* decisions this seat has had updates for */
     int      may_have_exited;   /* its pidfd fired (or there is none) */
-    ref_meter meter;            /* its CPU time and CPU waiting so far */
-    int      frozen;            /* its control group is frozen (not on move) */
-    int      pondered;          /* it ran between its turns: frozen there from now on */
-    uint64_t off_turn_ns;       /* CPU it ran between its turns, in all */
-    uint64_t turn_end_ns;       /* its CPU time when its last turn ended */
 } seat;
 
 typedef struct match {
@@ -76,11 +68,7 @@ typedef struct match {
     const ref_sandbox *sandbox;
     ref_limits limits;          /* the config's, with the terms' memory */
     int64_t  limits_checked;    /* when the cgroups were last looked at */
-    int      cpus;              /* this process may run on so many */
-    int      freeze;            /* bots are frozen between their turns */
-    ref_own  own;               /* the referee's threads: their wait for a CPU */
-    int      mover;             /* the seat whose turn it is, -1 between turns */
-    ref_clock_mode mode;        /* the config's, unless CPU time is unknown here */
+    ref_clocks clocks;          /* each seat's bank and meter (ref_turn.h) */
     int      over;              /* a forfeit ended it */
     msgpack_sbuffer sb;
     uint32_t next_id;
@@ -100,15 +88,6 @@ static inline int64_t match_now(const match *m)
 /* Ends the match: the culprit's team loses, or nobody scores (contended). */
 void match_forfeit(match *m, int culprit, const char *reason, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* A strike against seat i: a random legal action is played for it, or its
- * last strike loses. 0, or -1 when the match is over. */
-int  match_strike(match *m, int i, int nlegal, const char *reason, const char *detail,
-                  game_action *chosen);
-/* Reads seat i's reply into *out: 0, 1 when illegal (why says so), -1 over. */
-int  match_resolve(match *m, int i, const msgpack_object *reply, int nlegal, game_action *out,
-                   char *why, size_t size);
-/* Sends seat i the decisions it has not heard of yet. 0, or -1 when over. */
-int  match_tell(match *m, int i);
 
 /* ref_match_io.c */
 int  match_open_seat(match *m, int i, char *err, size_t size);
@@ -126,18 +105,5 @@ void match_check_limits(match *m, int now);
 /* The next well-formed message before `until`: its seat, -1 when time ran
  * out, -2 after a forfeit. */
 int  match_next_message(match *m, int64_t until, msgpack_unpacked *msg);
-
-/* ref_turn.c */
-/* After the handshake: the clocks start, the clock line is written. */
-void turn_start_clocks(match *m);
-/* Asks seat i for decision `id`: 0 with d filled, -1 when the match ended. */
-int  turn_decide(match *m, int i, int nlegal, uint32_t id, ref_decision *d);
-/* Seat i's turn has ended. */
-void turn_end(match *m, int i);
-/* Freezes or thaws seat i, where bots are frozen between their turns. */
-void turn_hold(match *m, int i, int frozen);
-/* Marks seat j pondering (frozen between its turns from then on) if it has
- * run too long between them. */
-void turn_watch(match *m, int j);
 
 #endif

@@ -78,7 +78,7 @@ int match_open_seat(match *m, int i, char *err, size_t size)
         goto fail;
     for (int k = 0; k < 16; k++)
         snprintf(s->token + 2 * k, 3, "%02x", secret[k]);
-    s->bank_us = m->cfg->terms.bank_ms * 1000;
+    m->clocks.seat[i].bank_us = m->cfg->terms.bank_ms * 1000;
     return 0;
 fail:
     snprintf(err, size, "seat %d: cannot set up its socket: %s", i, zmq_strerror(errno));
@@ -171,7 +171,7 @@ void match_check_limits(match *m, int now)
     for (int i = 0; i < m->n && !m->over; i++)
         judge_limits(m, i);
     for (int i = 0; i < m->n && !m->over; i++)
-        turn_watch(m, i);
+        ref_clocks_watch(&m->clocks, i);
 }
 
 /* ---- the poll loop ------------------------------------------------------ */
@@ -508,7 +508,7 @@ static void greet(match *m, int i, const msgpack_object *hello)
     r->hello_micros[i] = took < 1 ? 1 : took > UINT32_MAX ? UINT32_MAX : (uint32_t)took;
     m->sb.size = 0;
     ref_msg_welcome(&m->sb, m->g, r->options, i, m->n, m->g->team_of(m->state, i),
-                    (ref_clock){ m->cfg->terms.move_ms, s->bank_us / 1000 });
+                    (ref_clock){ m->cfg->terms.move_ms, m->clocks.seat[i].bank_us / 1000 });
     match_send(m, i);
 }
 

@@ -66,6 +66,15 @@ void wc_start_round(wc_state *s)
     assert(wc_zone_total(s, s->turn, WC_HAND) > 0);
 }
 
+/* Called when the units are known: coins into bags, the first draw. */
+void wc_begin_play(wc_state *s)
+{
+    wc_board_deal_coins(s, 0);
+    s->phase = WC_PHASE_PLAY;
+    s->round = 0;
+    wc_start_round(s);
+}
+
 static void next_turn(wc_state *s)
 {
     for (int i = 1; i <= s->nseats; i++) {

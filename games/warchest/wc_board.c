@@ -67,3 +67,26 @@ void wc_board_take(wc_state *s, int hex, int zone)
     if (--s->hex_coins[hex] == 0)
         board_clear(s, hex);
 }
+
+void wc_board_deal_coins(wc_state *s, int all_in_supply)
+{
+    for (int u = 0; u < WC_NUNITS; u++) {
+        int seat = s->unit_owner[u];
+        if (seat == WC_NONE)
+            continue;
+        int in_bag = all_in_supply ? 0 : 2;
+        s->coins[seat][WC_BAG][u] = (uint8_t)in_bag;
+        s->coins[seat][WC_SUPPLY][u] = (uint8_t)(wc_unit_coin_total(u) - in_bag);
+    }
+    for (int seat = 0; seat < s->nseats; seat++)
+        s->coins[seat][WC_BAG][WC_ROYAL] = 1;
+}
+
+int wc_move_coins(wc_state *s, int seat, int coin, int from, int to, int n)
+{
+    if (s->coins[seat][from][coin] < n)
+        return -1;
+    s->coins[seat][from][coin] = (uint8_t)(s->coins[seat][from][coin] - n);
+    s->coins[seat][to][coin] = (uint8_t)(s->coins[seat][to][coin] + n);
+    return 0;
+}

@@ -59,12 +59,15 @@ static inline int wc_step(const wc_state *s, int hex, int dir)
     return n != WC_NONE && (s->area & WC_BIT(n)) ? n : WC_NONE;
 }
 
-/* Board edits (wc_setup.c). */
+/* Board and coin-zone edits (wc_board.c). */
 void wc_board_put(wc_state *s, int hex, int unit, int coins);
 void wc_board_move(wc_state *s, int from, int to);
 /* Takes one coin off a stack into `zone` of its owner; clears the hex when
  * the last coin goes. */
 void wc_board_take(wc_state *s, int hex, int zone);
+/* Gives every owned unit's coins to its owner: two in the bag, the rest in
+ * supply (or all in supply when `all_in_supply`), and each a Royal Coin. */
+void wc_board_deal_coins(wc_state *s, int all_in_supply);
 
 /* Rules predicates (wc_movegen.c). */
 int  wc_can_attack(const wc_state *s, int attacker_coins, int target);
@@ -72,7 +75,7 @@ int  wc_gen_maneuvers(const wc_state *s, int hex, int coin, int coins,
                       wc_action *out);
 
 /* Round flow (wc_apply.c); wc_begin_play fills the bags once the units
- * are known (wc_setup.c). */
+ * are known, by the set-up (wc_setup.c) or when the draft ends. */
 void wc_start_round(wc_state *s);
 void wc_begin_play(wc_state *s);
 int  wc_can_claim(const wc_state *s, int seat);

@@ -112,22 +112,6 @@ static void clear_state(wc_state *s, const wc_options *o, uint64_t seed)
     s->round = 1;
 }
 
-/* Gives every owned unit's coins to its owner: two in the bag, the rest in
- * supply (or all in supply when `all_in_supply`), and each a Royal Coin. */
-static void hand_out_coins(wc_state *s, int all_in_supply)
-{
-    for (int u = 0; u < WC_NUNITS; u++) {
-        int seat = s->unit_owner[u];
-        if (seat == WC_NONE)
-            continue;
-        int in_bag = all_in_supply ? 0 : 2;
-        s->coins[seat][WC_BAG][u] = (uint8_t)in_bag;
-        s->coins[seat][WC_SUPPLY][u] = (uint8_t)(wc_unit_coin_total(u) - in_bag);
-    }
-    for (int seat = 0; seat < s->nseats; seat++)
-        s->coins[seat][WC_BAG][WC_ROYAL] = 1;
-}
-
 static void shuffle_cards(wc_state *s, uint8_t cards[WC_NUNITS])
 {
     for (int i = 0; i < WC_NUNITS; i++)
@@ -138,15 +122,6 @@ static void shuffle_cards(wc_state *s, uint8_t cards[WC_NUNITS])
         cards[i] = cards[j];
         cards[j] = t;
     }
-}
-
-/* Called when the units are known: coins into bags, the first draw. */
-void wc_begin_play(wc_state *s)
-{
-    hand_out_coins(s, 0);
-    s->phase = WC_PHASE_PLAY;
-    s->round = 0;
-    wc_start_round(s);
 }
 
 const char *wc_init(wc_state *s, const wc_options *o, uint64_t seed)
@@ -190,17 +165,8 @@ void wc_setup_empty(wc_state *s, const wc_options *o, uint64_t seed)
     for (int seat = 0; seat < s->nseats; seat++)
         for (int i = 0; i < 4 && o->units[seat][i] != WC_NONE; i++)
             s->unit_owner[o->units[seat][i]] = (uint8_t)seat;
-    hand_out_coins(s, 1);
+    wc_board_deal_coins(s, 1);
     s->phase = WC_PHASE_PLAY;
-}
-
-int wc_move_coins(wc_state *s, int seat, int coin, int from, int to, int n)
-{
-    if (s->coins[seat][from][coin] < n)
-        return -1;
-    s->coins[seat][from][coin] = (uint8_t)(s->coins[seat][from][coin] - n);
-    s->coins[seat][to][coin] = (uint8_t)(s->coins[seat][to][coin] + n);
-    return 0;
 }
 
 int wc_place(wc_state *s, int hex, int unit, int n)

@@ -2,14 +2,19 @@
  * ref_cmd.c - splitting a bot's command line into words (see ref_cmd.h for
  * the syntax). One pass over the text writes the unquoted words, each
  * NUL-terminated, into one buffer; a second step sorts them into the
- * environment assignments and the argv.
+ * environment assignments and the argv. Checking that a command can run
+ * finds its program as the spawn will (ref_cmd_find).
  */
 #include "ref_cmd.h"
 #include "txt.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Programs no PATH holds: the shell's own commands and words. */
 static const char *const shell_words[] = {
@@ -159,4 +164,54 @@ void ref_cmd_free(ref_cmd *c)
         return;
     free(c->store);
     memset(c, 0, sizeof *c);
+}
+
+int ref_cmd_find(const char *name, const char *path, char *out, size_t size)
+{
+    for (const char *d = path; d && *d; ) {
+        size_t len = strcspn(d, ":");
+        if (len && d[0] == '/') {
+            snprintf(out, size, "%.*s/%s", (int)len, d, name);
+            struct stat st;
+            if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+                return 0;
+        }
+        d += len + (d[len] == ':');
+    }
+    return -1;
+}
+
+/* Whether c's program can be run: by its path (from cwd when relative), or
+ * found in this process's PATH. */
+static int check_program(const ref_cmd *c, const char *cwd, char *err, size_t size)
+{
+    const char *word = c->argv[0];
+    char path[PATH_MAX];
+    if (c->shell)
+        return 0;                   /* the shell's syntax: let the shell judge */
+    if (strchr(word, '/')) {
+        if (word[0] != '/' && cwd && *cwd)
+            snprintf(path, sizeof path, "%s/%s", cwd, word);
+        else
+            snprintf(path, sizeof path, "%s", word);
+        if (access(path, X_OK) == 0)
+            return 0;
+        txt_set(err, size, "cannot run %s: %s", path, strerror(errno));
+        return -1;
+    }
+    const char *env = getenv("PATH");
+    if (ref_cmd_find(word, env ? env : "/usr/bin:/bin", path, sizeof path) == 0)
+        return 0;
+    txt_set(err, size, "command not found: %s", word);
+    return -1;
+}
+
+int ref_cmd_check(const char *text, const char *cwd, char *err, size_t size)
+{
+    ref_cmd c;
+    if (ref_cmd_parse(&c, text, err, size) < 0)
+        return -1;
+    int rc = check_program(&c, cwd, err, size);
+    ref_cmd_free(&c);
+    return rc;
 }

@@ -39,4 +39,16 @@ typedef struct ref_cmd {
 int  ref_cmd_parse(ref_cmd *c, const char *text, char *err, size_t size);
 void ref_cmd_free(ref_cmd *c);
 
+/* Finds a program `name` (no '/') in the folders of `path` (a PATH value;
+ * only absolute folders count, as for the spawn): 0 with its path in out,
+ * or -1. */
+int  ref_cmd_find(const char *name, const char *path, char *out, size_t size);
+
+/* Checks, before a bot is registered or run, that its command can run: it
+ * splits as above and its program exists and is executable (a relative
+ * path from cwd, when given; a bare name in this process's PATH). Under
+ * the shell the shell judges: 0. 0, or -1 with err ("command not found:
+ * NAME", "cannot run PATH: why", or ref_cmd_parse's). */
+int  ref_cmd_check(const char *text, const char *cwd, char *err, size_t size);
+
 #endif /* REF_CMD_H */

@@ -357,18 +357,9 @@ static int find_program(const char *name, char **env, int also_ours, char *out, 
             paths[0] = *e + 5;
     if (!paths[0])
         paths[0] = "/usr/bin:/bin";
-    for (int k = 0; k < 2; k++) {
-        for (const char *d = paths[k]; d && *d; ) {
-            size_t len = strcspn(d, ":");
-            if (len && d[0] == '/') {
-                snprintf(out, size, "%.*s/%s", (int)len, d, name);
-                struct stat st;
-                if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
-                    return 0;
-            }
-            d += len + (d[len] == ':');
-        }
-    }
+    for (int k = 0; k < 2; k++)
+        if (ref_cmd_find(name, paths[k], out, size) == 0)
+            return 0;
     return -1;
 }
 /* The child's next report, or EOF after its exec. Bounded, so that a

@@ -31,6 +31,7 @@ typedef enum { REF_SANDBOX_AUTO, REF_SANDBOX_NONE, REF_SANDBOX_STRICT } ref_sand
 /* Where a sandboxed bot finds its seat's folder (ARENA_ENDPOINT is in it). */
 #define REF_SANDBOX_SHARE "/run/arena"
 
+/* What the machine gives, as ref_sandbox_get (ref_sandbox_probe.h) found it. */
 typedef struct ref_sandbox ref_sandbox;
 
 struct ref_sandbox {
@@ -57,12 +58,6 @@ int ref_sandbox_mode_parse(const char *text, ref_sandbox_mode *mode);
  * referee of a machine or container), else auto. 0, or -1 with a message
  * naming where the bad value came from. */
 int ref_sandbox_mode_choose(const char *flag, ref_sandbox_mode *mode, char *err, size_t size);
-
-/* The sandbox for this process in this mode, probed on first use and kept
- * (a worker plays many matches). In auto mode, the first call that finds
- * something missing says so once on stderr. Returns NULL with a message
- * in err only in strict mode when a layer is missing. */
-const ref_sandbox *ref_sandbox_get(ref_sandbox_mode mode, char *err, size_t size);
 
 /* Says something about the sandbox on stderr, once per process. */
 void ref_sandbox_note_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

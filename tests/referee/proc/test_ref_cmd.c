@@ -1,7 +1,8 @@
 /*
  * test_ref_cmd.c - splitting bot commands into words (ref_cmd.h): the
  * shell's quoting, leading assignments and exec, and the fall back to
- * /bin/sh -c for everything else the shell would interpret.
+ * /bin/sh -c for everything else the shell would interpret; and the check
+ * that a command's program can run, the one `arena bot add` makes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -82,6 +83,26 @@ static void test_errors(void **state)
     ref_cmd_free(&c);   /* harmless on a failed parse */
 }
 
+/* The program found as the spawn finds it: by its path (from the bot's
+ * folder when relative, once unquoted), or in PATH after assignments. */
+static void test_check(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_int_equal(ref_cmd_check("A=1 exec sh -c true", NULL, err, sizeof err), 0);
+    assert_int_equal(ref_cmd_check("'/bin/sh' x", NULL, err, sizeof err), 0);
+    assert_int_equal(ref_cmd_check("./sh", "/bin", err, sizeof err), 0);
+    assert_int_equal(ref_cmd_check("cd /tmp && ./bot", NULL, err, sizeof err), 0);
+    assert_int_equal(ref_cmd_check("arena-no-such-command-xyz --x", NULL, err, sizeof err), -1);
+    assert_string_equal(err, "command not found: arena-no-such-command-xyz");
+    assert_int_equal(ref_cmd_check("'./no bot'", "/nonexistent", err, sizeof err), -1);
+    assert_string_equal(err, "cannot run /nonexistent/./no bot: No such file or directory");
+    assert_int_equal(ref_cmd_check("A=1", NULL, err, sizeof err), -1);
+    assert_string_equal(err, "the command is empty");
+    assert_int_equal(ref_cmd_check("bot 'open", NULL, err, sizeof err), -1);
+    assert_string_equal(err, "unterminated quote in the command");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -89,6 +110,7 @@ int main(void)
         cmocka_unit_test(test_assignments_and_exec),
         cmocka_unit_test(test_shell_syntax_falls_back),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
