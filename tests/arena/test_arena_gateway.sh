@@ -76,8 +76,11 @@ submit() {   # submit WHO ARGS...: in WHO's folder, with WHO's credentials
 
 out=$(submit alice --name rnd --version 1 --game warchest --cmd "python3 bot.py" mybot) ||
   fail "alice's first version: $out"
-grep -q "^accepted: rnd@1" <<<"$out" && grep -q "bot test rnd@1: seat 1 v random: started" <<<"$out" ||
+grep -q "^accepted: rnd@1, checked in warchest " <<<"$out" &&
+  grep -q "bot test rnd@1 in warchest: seat 1 v random: started" <<<"$out" ||
   fail "alice's verdict and the check's report: $out"
+[ "$(sql "SELECT group_concat(g.game, ' ') FROM bot_games g JOIN bots b ON b.id = g.bot_id
+          WHERE b.name = 'rnd'")" = warchest ] || fail "rnd@1 is registered for its declared game alone"
 hash=$(sed -n 's/^content hash //p' <<<"$out")
 [ ${#hash} = 64 ] && [ -d "$db.store/$hash" ] || fail "not stored under its hash: $out"
 [ -z "$(find "$db.store/$hash" -perm /222)" ] || fail "the stored copy is writable"
@@ -93,6 +96,11 @@ rc=0; out=$(submit bob --name rnd --version 9 --cmd "python3 bot.py" bot.tar.gz)
 out=$(submit bob --name bobbot --version 1 --cmd "python3 bot.py" bot.tar.gz) ||
   fail "bob's archive: $out"
 grep -q "^accepted: bobbot@1" <<<"$out" || fail "bob: $out"
+# No --game: checked in every game, registered for those it passed.
+games=$(sed -n 's/^accepted: bobbot@1, checked in \(.*\) (plays both.*/\1/p' <<<"$out")
+[ -n "$games" ] && [ "$(sql "SELECT g.game FROM bot_games g JOIN bots b ON b.id = g.bot_id
+          WHERE b.name = 'bobbot' ORDER BY g.game")" = "$(tr ' ' '\n' <<<"$games" | sort)" ] ||
+  fail "bobbot's games ('$games') are the ones its check passed: $out"
 [ "$(ls "$db.store" | wc -l)" = 2 ] || fail "bob's files not stored apart"
 
 out=$(submit alice --list) || fail "alice's list: $out"
