@@ -423,6 +423,7 @@ static const char usage[] =
     "                         over stored games, or playing pairs until it decides\n"
     "  bench                  matches per minute at concurrency 1 and 2, cpu vs wall clock\n"
     "  keygen PATH            a CURVE key pair for the worker link: PATH and PATH.pub\n"
+    "  worker add|list|revoke remote workers admitted by their keys (--curve-key), at once\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
@@ -452,6 +453,8 @@ static int run_command(const char *cmd, int n, char **rest)
 {
     if (!strcmp(cmd, "bot"))
         return ac_bot(n, rest);
+    if (!strcmp(cmd, "worker"))
+        return ac_worker(n, rest);
     if (!strcmp(cmd, "ladder"))
         return ac_ladder(n, rest);
     if (!strcmp(cmd, "tournament"))

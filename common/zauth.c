@@ -57,7 +57,7 @@ int zauth_keygen(const char *path, char *err, size_t size)
 }
 
 /* A line that is a key: 40 Z85 characters, surrounding blanks aside. */
-static int parse_key(const char *line, zauth_key key)
+int zauth_key_parse(const char *line, zauth_key key)
 {
     while (*line == ' ' || *line == '\t')
         line++;
@@ -88,7 +88,7 @@ int zauth_load_list(const char *path, zauth_key *keys, int max, char *err, size_
         if (n == max) {
             snprintf(err, size, "%s: more than %d keys", path, max);
             rc = -1;
-        } else if (parse_key(p, keys[n]) < 0) {
+        } else if (zauth_key_parse(p, keys[n]) < 0) {
             snprintf(err, size, "%s line %d: not a CURVE key (40 Z85 characters)", path, lineno);
             rc = -1;
         } else {
@@ -160,7 +160,15 @@ static void send_str(void *sock, const char *s, int more)
     zmq_send(sock, s, strlen(s), more ? ZMQ_SNDMORE : 0);
 }
 
-void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
+int zauth_listed(const zauth_key *keys, int n, const char *key)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(keys[i], key))
+            return 1;
+    return 0;
+}
+
+void zauth_handle(void *handler, zauth_admit_fn *admit, void *admit_ctx)
 {
     /* Frames: version, request id, domain, address, identity, mechanism,
      * credentials... Anything malformed is refused. */
@@ -180,19 +188,18 @@ void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
             zmq_msg_close(&tmp);
     }
     const char *status = "400", *text = "refused";
+    zauth_key key = "";
     if (n >= 6) {
         const char *mech = zmq_msg_data(&f[5]);
         size_t mlen = zmq_msg_size(&f[5]);
         if (mlen == 4 && !memcmp(mech, "NULL", 4)) {
             status = "200", text = "OK";
         } else if (mlen == 5 && !memcmp(mech, "CURVE", 5) && n >= 7 && zmq_msg_size(&f[6]) == 32) {
-            zauth_key key;
             zmq_z85_encode(key, zmq_msg_data(&f[6]), 32);
-            for (int i = 0; i < nallowed; i++)
-                if (!strcmp(key, allowed[i]))
-                    status = "200", text = "OK";
-            if (*status != '2')
-                text = "unknown worker key";
+            if (admit(admit_ctx, key))
+                status = "200", text = "OK";
+            else
+                text = "unknown worker key", key[0] = 0;
         }
     }
     send_str(handler, "1.0", 1);
@@ -202,7 +209,7 @@ void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
         send_str(handler, "", 1);
     send_str(handler, status, 1);
     send_str(handler, text, 1);
-    send_str(handler, "", 1);
+    send_str(handler, key, 1);            /* the user id its messages carry */
     send_str(handler, "", 0);
     for (int i = 0; i < n; i++)
         zmq_msg_close(&f[i]);

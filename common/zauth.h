@@ -21,6 +21,9 @@ typedef char zauth_key[ZAUTH_KEY_LEN + 1];
 
 /* Writes a new key pair: path (secret, 0600) and path.pub. 0, or -1 with err. */
 int zauth_keygen(const char *path, char *err, size_t size);
+/* One key's text (40 Z85 characters, surrounding blanks aside) into key:
+ * 0, or -1 when it is not one. */
+int zauth_key_parse(const char *text, zauth_key key);
 /* Reads one key from a file (blank lines and # comments allowed). */
 int zauth_load(const char *path, zauth_key key, char *err, size_t size);
 /* Reads every key of a file, one a line: the count, or -1 with err. */
@@ -31,11 +34,19 @@ int zauth_server(void *sock, const zauth_key secret, char *err, size_t size);
 int zauth_client(void *sock, const zauth_key server_public, const zauth_key secret,
                  char *err, size_t size);
 
-/* The ZAP handler: an inproc REP socket that admits CURVE clients whose
- * public key is listed and refuses the rest (NULL-mechanism peers, the
- * arena's own local workers over ipc, are admitted). The caller polls the
+/* Whether a CURVE client's public key (Z85) is admitted: 1 or 0. */
+typedef int zauth_admit_fn(void *ctx, const char *key);
+
+/* 1 when `key` is one of the n keys. */
+int zauth_listed(const zauth_key *keys, int n, const char *key);
+
+/* The ZAP handler: an inproc REP socket that admits the CURVE clients
+ * `admit` says yes to and refuses the rest (NULL-mechanism peers, the
+ * arena's own local workers over ipc, are admitted). An admitted client's
+ * messages carry its key as their "User-Id" (zmq_msg_gets), so that a key
+ * revoked later can be refused at its next message. The caller polls the
  * socket and calls zauth_handle when it is readable. */
 void *zauth_handler_open(void *ctx, char *err, size_t size);
-void  zauth_handle(void *handler, const zauth_key *allowed, int nallowed);
+void  zauth_handle(void *handler, zauth_admit_fn *admit, void *admit_ctx);
 
 #endif

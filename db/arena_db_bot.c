@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int name_ok(const char *name)
+int adb_name_ok(const char *name)
 {
     if (!name)
         return 0;
@@ -48,7 +48,7 @@ static int ref_parse(const char *ref, bot_ref *r)
         return -1;
     memcpy(r->name, ref, n);
     r->name[n] = 0;
-    if (!name_ok(r->name))
+    if (!adb_name_ok(r->name))
         return -1;
     if (ref[n] == '@') {
         r->version = ref + n + 1;
@@ -180,7 +180,7 @@ static const char BOT_INSERT[] =
 
 static int bot_fields_ok(const arena_bot *bot, char *err, size_t size)
 {
-    if (!name_ok(bot->name)) {
+    if (!adb_name_ok(bot->name)) {
         adb_err(err, size, BAD_NAME);
         return 0;
     }
