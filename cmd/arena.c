@@ -426,6 +426,7 @@ static const char usage[] =
     "  worker add|list|revoke remote workers admitted by their keys (--curve-key), at once\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
+    "  bench --coordinator    matches a minute one arena takes from workers answering at once\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
@@ -489,6 +490,8 @@ static int run_command(const char *cmd, int n, char **rest)
         cli_sibling("../agents/random", bot, sizeof bot);
         if (n > 0 && !strcmp(rest[0], "--ladder"))
             return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
+        if (n > 0 && !strcmp(rest[0], "--coordinator"))
+            return arena_bench_coord_main(n - 1, rest + 1, referee, bot);
         return arena_bench_main(n, rest, referee, bot);
     }
     return ac_fail("unknown command '%s' (see arena --help)", cmd);

@@ -29,23 +29,10 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/c%d-%s.db", dir, concurrency, clock);
     arena_db *db;
-    if (arena_db_open(&db, path, 1, err, sizeof err) < 0) {
-        fprintf(stderr, "arena: bench: %s\n", err);
-        return -1;
-    }
     arena_spec spec;
-    arena_spec_default(&spec);
-    spec.games = games;
+    if (arena_bench_db(path, bot, games, &db, &spec) < 0)
+        return -1;
     snprintf(spec.clock, sizeof spec.clock, "%s", clock);
-    for (int i = 0; i < 2; i++) {
-        arena_bot b;
-        memset(&b, 0, sizeof b);
-        snprintf(b.name, sizeof b.name, "random-%c", 'a' + i);
-        snprintf(b.cmd, sizeof b.cmd, "ARENA_BOT_SEED=%d %s", i + 1, bot);
-        arena_db_bot_add(db, &b, err, sizeof err);
-        arena_db_bot_by_name(db, b.name, &b);
-        spec.bot[spec.nbots++] = b.id;
-    }
     arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1,
                       .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
     int64_t tid;
@@ -59,6 +46,28 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
         return -1;
     }
     return games / (t / 60);
+}
+
+int arena_bench_db(const char *path, const char *bot, int games, arena_db **db,
+                   arena_spec *spec)
+{
+    char err[512];
+    if (arena_db_open(db, path, 1, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: bench: %s\n", err);
+        return -1;
+    }
+    arena_spec_default(spec);
+    spec->games = games;
+    for (int i = 0; i < 2; i++) {
+        arena_bot b;
+        memset(&b, 0, sizeof b);
+        snprintf(b.name, sizeof b.name, "random-%c", 'a' + i);
+        snprintf(b.cmd, sizeof b.cmd, "ARENA_BOT_SEED=%d %s", i + 1, bot);
+        arena_db_bot_add(*db, &b, err, sizeof err);
+        arena_db_bot_by_name(*db, b.name, &b);
+        spec->bot[spec->nbots++] = b.id;
+    }
+    return 0;
 }
 
 static int by_value(const void *a, const void *b)

@@ -122,3 +122,24 @@ procs_with() {
   return 0
 }
 
+# ---- forging workers ----------------------------------------------------------
+
+FORGE_GAMES=4 FORGE_SEED=7
+HONEST=$ROOT/honest.db
+matches_of() { "$ARENA" --db "$1" matches --format csv; }
+
+# The forgers' tournament played honestly by the arena's own worker, in
+# $HONEST, its records exported to $ROOT/records/ (what forge_worker.py
+# forges from).
+honest() {
+  [ -e "$HONEST" ] && return 0
+  DB=$HONEST add_two
+  "$ARENA" --db "$HONEST" tournament --quiet --concurrency 1 --games $FORGE_GAMES \
+    --seed $FORGE_SEED >/dev/null
+  mkdir -p "$ROOT/records"
+  local i
+  for i in $(seq $((FORGE_GAMES))); do
+    "$ARENA" --db "$HONEST" export "$i" "$ROOT/records/$i" >/dev/null
+  done
+}
+dropped() { grep -q "arena: dropped worker" "$T/arena.err"; }
