@@ -80,8 +80,11 @@ static void put_ms(FILE *out, int format, int64_t ms)
 static void list_row(const arena_worker_row *w, int format, int first, FILE *out)
 {
     if (format == ARENA_JSON) {
-        fprintf(out, "%s\n  {\"name\": \"%s\", \"key\": \"%s\", \"added\": \"", first ? "" : ",",
-                w->name, w->key);
+        fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
+        ac_put_text(out, format, w->name);
+        fputs(", \"key\": ", out);
+        ac_put_text(out, format, w->key);
+        fputs(", \"added\": \"", out);
         ac_put_time(out, w->added_ms);
         fputs("\", \"last_seen\": ", out);
         if (w->seen_ms)
@@ -91,10 +94,15 @@ static void list_row(const arena_worker_row *w, int format, int first, FILE *out
                 w->matches, status_of(w));
     } else {
         const char *sep = format == ARENA_CSV ? "," : "  ";
+        /* Text from the database, which a hand may have edited: escaped. */
+        ac_put_text(out, format, w->name);
+        int pad = 17 - (int)strlen(w->name);
         if (format == ARENA_CSV)
-            fprintf(out, "%s,%s,", w->name, w->key);
+            fputc(',', out);
         else
-            fprintf(out, "%-16s %s  ", w->name, w->key);
+            fprintf(out, "%*s", pad > 1 ? pad : 1, "");
+        ac_put_text(out, format, w->key);
+        fputs(format == ARENA_CSV ? "," : "  ", out);
         ac_put_time(out, w->added_ms);
         fputs(sep, out);
         if (format == ARENA_TABLE && !w->seen_ms)

@@ -144,7 +144,15 @@ test_manage() {
   [ "$rc" -ne 0 ] && grep -q "revoked already" <<<"$out" || fail "revoked twice: $out"
   [ "$(ar worker list --format json | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)))')" -eq 1 ] ||
     fail "a refused add left a row: $(ar worker list)"
-  note "bad input: one line each"
+  # A row edited by hand with a quote, a comma and an escape: every format escapes it.
+  "$PYTHON" -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(
+    "INSERT INTO workers(name, key, added_ms) VALUES (?, ?, 0)", ("ev\"il,\x1b[2J", "k,\"")); db.commit()' "$DB"
+  ar worker list --format json | "$PYTHON" -c 'import json, sys; assert json.load(sys.stdin)[-1]["key"] == "k,\""' ||
+    fail "JSON: $(ar worker list --format json)"
+  ar worker list --format csv | "$PYTHON" -c 'import csv, sys; assert list(csv.reader(sys.stdin))[-1][1] == "k,\""' ||
+    fail "CSV: $(ar worker list --format csv)"
+  ! ar worker list | grep -q $'\e' || fail "the table shows an escape sequence"
+  note "bad input: one line each; text from the database escaped"
 }
 
 test_games() {
