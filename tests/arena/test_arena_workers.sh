@@ -11,10 +11,11 @@
 #             first try, admitted once added); `worker list` counts each
 #             one's matches and when it was last seen, as table, CSV, JSON;
 #             a --curve-workers file works beside them;
-# - revoke:   a worker revoked while it plays a match is refused at once:
-#             told why (its log), its match played again by another worker
-#             and stored once, its late result ignored; it is refused when
-#             it comes back;
+# - revoke:   a worker revoked while it plays a match is refused at its
+#             arena's next beat, not when the match ends: its match played
+#             again by another worker and stored once, its late result
+#             ignored, the worker told why (its log, once its match is over);
+#             it is refused when it comes back;
 # - manage:   bad names, keys and commands: one line, non-zero;
 # - games:    a worker that plays only goofspiel gets no War Chest match;
 #             --games naming a game the referee lacks is refused at start;
@@ -96,19 +97,25 @@ test_revoke() {
   ar keygen "$T/arena" >/dev/null
   ar worker add bad --out "$T/bad" >/dev/null
   ar worker add good --out "$T/good" >/dev/null
-  start_arena --games 4 --curve-key "$T/arena"
+  # The held bot never says hello: its match lasts the 30 s of its handshake
+  # unless the revocation takes it away first.
+  start_arena --games 4 --curve-key "$T/arena" --handshake-ms 30000
   curve_worker bad "$T/bad" --sandbox none
   local bad=$WORKER_PID
   eventually test -e "$T/held" || fail "worker bad never started a match"
   ar worker revoke bad >/dev/null
+  local t0=$SECONDS
+  eventually grep -q "arena: refused worker [0-9]* (remote .*): its key .* was revoked" \
+    "$T/arena.err" || fail "the arena did not log the refusal: $(cat "$T/arena.err")"
+  # At the arena's next beat (2 s), not when the match would have ended.
+  [ $((SECONDS - t0)) -lt 20 ] || fail "the revoked worker was refused only after its match"
+  grep -q "a revoked worker; match 1 goes to another worker" "$T/arena.err" ||
+    fail "the revoked worker's match was not handed out again: $(cat "$T/arena.err")"
+  # The worker hears it once its match is over (a worker plays one at a time).
   wait_exit "$bad"
   [ "$WAITED" -ne 0 ] || fail "a revoked worker exited 0"
   grep -q "the arena stopped this worker: key_revoked" "$T/bad.log" ||
     fail "the revoked worker was not told why: $(cat "$T/bad.log")"
-  grep -q "arena: refused worker [0-9]* (remote .*): its key .* was revoked" "$T/arena.err" ||
-    fail "the arena did not log the refusal: $(cat "$T/arena.err")"
-  grep -q "a revoked worker; match 1 goes to another worker" "$T/arena.err" ||
-    fail "the revoked worker's match was not handed out again: $(cat "$T/arena.err")"
   # It comes back with the same key: refused at the handshake.
   curve_worker again "$T/bad" --sandbox none
   eventually grep -q "refused this worker (wrong or unknown key)" "$T/again.log" ||
