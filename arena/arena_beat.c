@@ -8,6 +8,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 #include "arena_beat.h"
+#include "arena_workers.h"
 #include "clk.h"
 
 int64_t arena_owner_new(void)
@@ -31,7 +32,7 @@ static void write_row(arena_beat *b, arena_db *db, const arena_pool *pool)
 }
 
 void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tournament_id,
-                      int64_t ladder_id, const arena_pool *pool)
+                      int64_t ladder_id, arena_pool *pool)
 {
     memset(b, 0, sizeof *b);
     b->row.owner = owner;
@@ -42,20 +43,26 @@ void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tourna
     b->row.pid = getpid();
     b->row.started_ms = clk_wall_ms();
     arena_db_runs_forget(db, b->row.started_ms - ARENA_FORGET_MS);
+    if (pool)
+        arena_workers_sync(db, pool);
     write_row(b, db, pool);
 }
 
-int arena_beat_tick(arena_beat *b, arena_db *db, const arena_pool *pool)
+int arena_beat_tick(arena_beat *b, arena_db *db, arena_pool *pool)
 {
     int due = clk_mono_ms() - b->seen_mono_ms >= ARENA_BEAT_MS;
+    if (due && pool)
+        arena_workers_sync(db, pool);     /* workers added or revoked meanwhile */
     /* Workers joining or leaving show at once: they are what people watch. */
     if (due || (pool && arena_pool_workers(pool) != b->row.workers))
         write_row(b, db, pool);
     return due;
 }
 
-void arena_beat_stop(arena_beat *b, arena_db *db)
+void arena_beat_stop(arena_beat *b, arena_db *db, arena_pool *pool)
 {
+    if (pool && b->row.owner)
+        arena_workers_sync(db, pool);
     if (b->row.owner)
         arena_db_run_end(db, b->row.owner);
     b->row.owner = 0;

@@ -2,7 +2,8 @@
  * arena_beat.h - a running arena's presence in its database: a random
  * owner id (its claims' and its row's), and its row in arena_runs (schema
  * 12), written when it starts, refreshed as it renews its claims with its
- * ready workers and the matches handed to them, deleted when it stops. A
+ * ready workers and the matches handed to them, deleted when it stops; and
+ * at the same beat, the database's workers (arena_workers.h). A
  * tournament (arena_tourney.c) and a ladder (arena_ladder.c) keep one each;
  * the web's live page lists them.
  */
@@ -30,11 +31,12 @@ int64_t arena_owner_new(void);
 /* Writes the row of `owner`, playing a tournament or a ladder (the other
  * id 0), with the pool's workers. */
 void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tournament_id,
-                      int64_t ladder_id, const arena_pool *pool);
+                      int64_t ladder_id, arena_pool *pool);
 /* Refreshes the row when ARENA_BEAT_MS have passed (then 1: claims are due
  * too), or at once when its workers changed (0). */
-int  arena_beat_tick(arena_beat *b, arena_db *db, const arena_pool *pool);
-/* Deletes the row: the arena stops. */
-void arena_beat_stop(arena_beat *b, arena_db *db);
+int  arena_beat_tick(arena_beat *b, arena_db *db, arena_pool *pool);
+/* Deletes the row and writes the workers' last activity: the arena stops
+ * (before its pool, which may be NULL). */
+void arena_beat_stop(arena_beat *b, arena_db *db, arena_pool *pool);
 
 #endif

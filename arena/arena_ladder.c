@@ -721,8 +721,8 @@ int arena_ladder_run(arena_db *db, const arena_spec *spec, const arena_run *run,
         rc = refresh_fit(&L, err, size);
     if (L.pool) {
         L.abandoned = arena_pool_pending(L.pool);
+        arena_beat_stop(&L.beat, db, L.pool);
         arena_pool_stop(L.pool);
-        arena_beat_stop(&L.beat, db);
     }
     if (rc == 0 && !run->quiet) {
         if (L.tty)

@@ -30,6 +30,7 @@
 #include "mps.h"
 #include "ref_blame.h"
 #include "ref_dir.h"
+#include "ref_ready.h"
 #include "ref_worker.h"
 #include "mpw.h"
 
@@ -46,6 +47,11 @@ typedef struct worker {
     int     refused;          /* its results refused so far */
     int64_t said_pid;         /* the pid its ready message gave (on its machine) */
     char    peer[64];         /* its address, for remote workers */
+    ref_ready hello;          /* what it said at ready: the games it plays */
+    zauth_key key;            /* its CURVE key, "" without: refused once not admitted */
+    int64_t heard_ms;         /* its last message, wall clock (arena_pool_activity) */
+    int     played;           /* results taken since arena_pool_activity last asked */
+    int64_t told_ms;          /* heard_ms as arena_pool_activity last told it */
 } worker;
 
 #define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
@@ -81,8 +87,10 @@ struct arena_pool {
     int      njobs, capacity, pending;
     int64_t  probed_ms;           /* when busy workers were last probed */
     void    *zap;                 /* the key check, with CURVE; else NULL */
-    zauth_key *allowed;           /* the workers' public keys it admits */
+    zauth_key *allowed;           /* the workers' public keys it admits: --curve-workers' */
     int      nallowed;
+    zauth_key *admitted;          /* ... and the database's (arena_pool_admit) */
+    int      nadmitted;
     msgpack_sbuffer sb;
     char     fatal[256];          /* why the pool cannot go on: a local worker refused */
     int      affinity;            /* local worker k runs on the k-th allowed CPU */
@@ -147,13 +155,10 @@ static int start_curve(arena_pool *p, const arena_remote *r, char *err, size_t s
         snprintf(err, size, "out of memory");
         return -1;
     }
-    if (!r->curve_workers) {
-        snprintf(err, size, "a CURVE key needs the workers' public keys too");
-        return -1;
-    }
     if (zauth_load(r->curve_key, secret, err, size) < 0 ||
-        (p->nallowed = zauth_load_list(r->curve_workers, p->allowed, ZAUTH_MAX_KEYS, err,
-                                       size)) < 0 ||
+        (r->curve_workers &&
+         (p->nallowed = zauth_load_list(r->curve_workers, p->allowed, ZAUTH_MAX_KEYS, err,
+                                        size)) < 0) ||
         !(p->zap = zauth_handler_open(p->ctx, err, size)))
         return -1;
     return zauth_server(p->sock, secret, err, size);
@@ -346,13 +351,15 @@ static void send_job(arena_pool *p, worker *w, int j)
 }
 
 /* The queued job submitted first (the lowest id: ids follow the plan, and
- * a lost worker's job goes first again) that worker slot `w` may play (not
- * one whose result it sent was refused); -1 if none is queued. */
+ * a lost worker's job goes first again) that worker slot `w` may play (of
+ * a game it said it plays, not one whose result it sent was refused); -1
+ * if none is queued. */
 static int oldest_queued(const arena_pool *p, int w)
 {
     int best = -1;
     for (int j = 0; j < p->njobs; j++)
         if (p->slot[j].state == QUEUED && p->slot[j].avoid != w &&
+            ref_ready_plays(&p->workers[w].hello, p->jobs[j].game) &&
             (best < 0 || p->jobs[j].id < p->jobs[best].id))
             best = j;
     return best;
@@ -448,6 +455,57 @@ static void check_local(arena_pool *p, char *err, size_t size)
     }
 }
 
+/* A `stop` that refuses a worker, with why (a word) and the arena's link
+ * protocol, which the worker logs. */
+static void pack_stop(arena_pool *p, const char *why)
+{
+    msgpack_packer pk;
+    mpw_begin(&p->sb, &pk);
+    mpw_message(&pk, "stop", 2);
+    mpw_str(&pk, "reason");
+    mpw_str(&pk, why);
+    mpw_str(&pk, "protocol");
+    msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
+}
+
+/* How the log names a worker: its slot, pid and address. */
+static void worker_name(const worker *w, int slot, char *buf, size_t size)
+{
+    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
+             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
+}
+
+/* The key check's answer: a key --curve-workers lists, or the database
+ * admits (arena_pool_admit). */
+static int admitted(const arena_pool *p, const char *key)
+{
+    return zauth_listed(p->allowed, p->nallowed, key) ||
+           zauth_listed(p->admitted, p->nadmitted, key);
+}
+
+/* zauth's callback: an admitted worker's messages carry its key, so a key
+ * revoked later is refused at its next message. */
+static int admits(const char *key, void *ctx, char *user_id, size_t size)
+{
+    int yes = admitted(ctx, key);
+    snprintf(user_id, size, "%s", yes ? key : "unknown worker key");
+    return yes;
+}
+
+/* A worker whose key is no longer admitted: told why, never given a job
+ * again on that connection, its match handed to another worker (its late
+ * result, from a worker lost, is ignored). */
+static void refuse_revoked(arena_pool *p, worker *w)
+{
+    char name[128];
+    worker_name(w, (int)(w - p->workers), name, sizeof name);
+    fprintf(stderr, "arena: refused %s: its key %.8s... was revoked\n", name, w->key);
+    pack_stop(p, "key_revoked");
+    send_to(p, w);
+    lose(p, w, "a revoked worker");
+    w->dropped = 1;
+}
+
 /* A worker that speaks another link protocol is told to stop and never
  * given a job: it would misread them. 1 when refused. */
 static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m)
@@ -459,11 +517,7 @@ static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msg
     fprintf(stderr, "arena: refused a worker (pid %" PRId64 ") that speaks link protocol %" PRId64
                     "; this arena speaks %d: run a referee of the same version\n",
             pid, version, REF_WORKER_PROTOCOL);
-    msgpack_packer pk;
-    mpw_begin(&p->sb, &pk);
-    mpw_message(&pk, "stop", 1);
-    mpw_str(&pk, "reason");
-    mpw_str(&pk, "protocol_version");
+    pack_stop(p, "protocol_version");
     if (zmq_send(p->sock, id, idlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0)
         zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT);
     for (int k = 0; k < p->nlocal; k++)
@@ -505,12 +559,18 @@ static int judged(arena_pool *p, arena_job_result *out)
 
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
-                  const char *peer, arena_job_result *out)
+                  const char *peer, const char *key, arena_job_result *out)
 {
     char type[16];
     if (mps_get_str(m, "type", type, sizeof type) < 0)
         return 0;
     worker *w = find_worker(p, id, idlen);
+    if (w && w->key[0] && !admitted(p, w->key)) {
+        refuse_revoked(p, w);             /* revoked since: its message is not heard */
+        return 0;
+    }
+    if (w)
+        w->heard_ms = clk_wall_ms();
     if (!strcmp(type, "ready") && !w && (was_dropped(p, id, idlen) ||
                                           refuse_version(p, id, idlen, m)))
         return 0;
@@ -518,9 +578,11 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
         if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
             memcpy(w->identity, id, idlen);
             w->identity_len = idlen;
-            int64_t pid = 0;
-            mps_get_int(m, "pid", &pid);
+            ref_ready_read(m, &w->hello);
+            int64_t pid = w->hello.pid;
             w->said_pid = pid;
+            w->heard_ms = clk_wall_ms();
+            snprintf(w->key, sizeof w->key, "%s", key ? key : "");
             snprintf(w->peer, sizeof w->peer, "%s", peer ? peer : "");
             for (int k = 0; k < p->nlocal; k++)
                 if (p->local[k] == (pid_t)pid)
@@ -528,6 +590,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
         }
         if (w)
             w->ready = 1;
+        if (w && w->key[0] && !admitted(p, w->key))
+            refuse_revoked(p, w);         /* revoked between its handshake and now */
         return 0;
     }
     if (strcmp(type, "result") || !w || w->busy < 0)
@@ -539,19 +603,13 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     }
     int j = w->busy;
     w->busy = -1;
+    w->played++;
     p->slot[j].state = RETURNED;
     p->pending--;
     arena_job_result_read(m, out);
     out->worker = (int)(w - p->workers);
     out->slot = j;
     return 1;
-}
-
-/* How the log names a worker: its slot, pid and address. */
-static void worker_name(const worker *w, int slot, char *buf, size_t size)
-{
-    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
-             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
 }
 
 /* `why` quotes the worker's record: its control bytes (a terminal's escape
@@ -577,6 +635,7 @@ int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *wh
     printable(why, said, sizeof said);
     fprintf(stderr, "arena: refused the result of match %" PRId64 " from %s: %s\n",
             res->id + 1, name, said);
+    w->played--;
     if (++w->refused >= REFUSALS_TO_DROP && !w->gone) {
         fprintf(stderr, "arena: dropped %s: %d of its records did not replay\n", name,
                 w->refused);
@@ -634,7 +693,7 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
             return -1;
         }
         if (p->zap && (items[1].revents & ZMQ_POLLIN))
-            zauth_handle(p->zap, p->allowed, p->nallowed);
+            zauth_handle_by(p->zap, admits, p, 1);
         if (!(items[0].revents & ZMQ_POLLIN))
             continue;
         zmq_msg_t id, body;
@@ -646,7 +705,8 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
             msgpack_unpacked m;
             if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
                 got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
-                             zmq_msg_gets(&body, "Peer-Address"), out);
+                             zmq_msg_gets(&body, "Peer-Address"),
+                             zmq_msg_gets(&body, "User-Id"), out);
                 msgpack_unpacked_destroy(&m);
             }
         }
@@ -658,6 +718,36 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
             snprintf(err, size, "%s", p->fatal);
             return -1;
         }
+    }
+}
+
+int arena_pool_admit(arena_pool *p, const zauth_key *keys, int n)
+{
+    zauth_key *copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
+    if (n && !copy)
+        return -1;
+    if (n)
+        memcpy(copy, keys, (size_t)n * sizeof *copy);
+    free(p->admitted);
+    p->admitted = copy;
+    p->nadmitted = n;
+    for (int i = 0; i < p->nworkers; i++) {
+        worker *w = &p->workers[i];
+        if (!w->gone && w->ready && w->key[0] && !admitted(p, w->key))
+            refuse_revoked(p, w);
+    }
+    return 0;
+}
+
+void arena_pool_activity(arena_pool *p, arena_pool_activity_fn *fn, void *ctx)
+{
+    for (int i = 0; i < p->nworkers; i++) {
+        worker *w = &p->workers[i];
+        if (!w->key[0] || (!w->played && w->heard_ms == w->told_ms))
+            continue;
+        fn(ctx, w->key, w->heard_ms, w->played);
+        w->played = 0;
+        w->told_ms = w->heard_ms;
     }
 }
 
@@ -701,6 +791,7 @@ void arena_pool_stop(arena_pool *p)
     if (p->zap)
         zmq_close(p->zap);
     free(p->allowed);
+    free(p->admitted);
     if (p->ctx)
         zmq_ctx_term(p->ctx);
     ref_dir_remove(&p->dir);

@@ -55,7 +55,8 @@ typedef struct arena_job_result {
 typedef struct arena_remote {
     const char *listen;           /* tcp://HOST:PORT, or NULL: local workers only */
     const char *curve_key;        /* the arena's secret key file, or NULL */
-    const char *curve_workers;    /* the admitted workers' public keys, one a line */
+    const char *curve_workers;    /* the admitted workers' public keys, one a line, or NULL:
+                                   * only the database's (arena_pool_admit) */
 } arena_remote;
 
 /* Starts `workers` local workers running `referee` (`referee worker
@@ -84,6 +85,18 @@ int  arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms,
  * result is not the pool's: the caller gives up on it as on an error. */
 int  arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *why);
 int  arena_pool_pending(const arena_pool *p);    /* submitted, not yet returned */
+/* With --curve-key: admits these keys too from now on, beside those of
+ * --curve-workers (the database's workers: arena_workers.h). A connected
+ * worker whose key is admitted no longer is refused at once and from its
+ * next message on: told why (`stop`, reason key_revoked), never given a
+ * job again, its match handed to another worker, its late result ignored.
+ * 0, or -1 (out of memory: the list is unchanged). */
+int  arena_pool_admit(arena_pool *p, const zauth_key *keys, int n);
+/* Calls fn for each remote worker with a key heard from or with results
+ * taken since the last call: its key, when it was last heard (wall clock)
+ * and how many of its results were taken (less those refused). */
+typedef void arena_pool_activity_fn(void *ctx, const char *key, int64_t heard_ms, int played);
+void arena_pool_activity(arena_pool *p, arena_pool_activity_fn *fn, void *ctx);
 /* The remote workers' endpoint as bound (tcp://0.0.0.0:7000, its port
  * resolved when `listen` asked for any: tcp://127.0.0.1:*), or "". */
 const char *arena_pool_listening(const arena_pool *p);

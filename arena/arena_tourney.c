@@ -349,7 +349,7 @@ static int stored_count(arena_db *db, int64_t tid, int fallback)
 
 /* Renews this arena's row and claims when due; where another arena shares
  * the tournament, *done follows what both stored. */
-static void share_tick(share *sh, arena_db *db, int64_t tid, int *done, const arena_pool *pool)
+static void share_tick(share *sh, arena_db *db, int64_t tid, int *done, arena_pool *pool)
 {
     if (!arena_beat_tick(&sh->beat, db, pool))
         return;
@@ -683,10 +683,10 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         goto out;
     rc = 0;
 out:
+    arena_beat_stop(&sh.beat, db, pool);
     arena_pool_stop(pool);
     if (pool && rc < 0)
         arena_db_claims_drop(db, t.id, sh.owner, -1);
-    arena_beat_stop(&sh.beat, db);
     free(c.stored);
     event_free(&e);
     return rc;

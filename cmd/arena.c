@@ -435,8 +435,10 @@ static const char usage[] =
     "  user add|list|revoke   participants, each with a credentials file to submit with\n"
     "  gateway --listen E     the participants' entrance: submissions stored, checked, added\n"
     "  submit                 a participant's bot sent to the gateway (--list: their bots)\n"
+    "  worker add|list|revoke remote workers admitted by their keys (--curve-key), at once\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
+    "  bench --coordinator    matches a minute one arena takes from workers answering at once\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
@@ -464,6 +466,8 @@ static int run_command(const char *cmd, int n, char **rest)
 {
     if (!strcmp(cmd, "bot"))
         return ac_bot(n, rest);
+    if (!strcmp(cmd, "worker"))
+        return ac_worker(n, rest);
     if (!strcmp(cmd, "ladder"))
         return ac_ladder(n, rest);
     if (!strcmp(cmd, "tournament"))
@@ -504,6 +508,8 @@ static int run_command(const char *cmd, int n, char **rest)
         cli_sibling("../agents/random", bot, sizeof bot);
         if (n > 0 && !strcmp(rest[0], "--ladder"))
             return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
+        if (n > 0 && !strcmp(rest[0], "--coordinator"))
+            return arena_bench_coord_main(n - 1, rest + 1, referee, bot);
         return arena_bench_main(n, rest, referee, bot);
     }
     return ac_fail("unknown command '%s' (see arena --help)", cmd);

@@ -29,22 +29,15 @@ static double run_once(const char *dir, int concurrency, const char *clock, int 
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/c%d-%s.db", dir, concurrency, clock);
     arena_db *db;
-    if (arena_db_open(&db, path, 1, err, sizeof err) < 0) {
-        fprintf(stderr, "arena: bench: %s\n", err);
-        return -1;
-    }
     arena_spec spec;
-    arena_spec_default(&spec);
-    spec.games = games;
+    if (arena_bench_db(path, bot, games, &db, &spec) < 0)
+        return -1;
     ref_clock_mode_parse(clock, &spec.terms.clock);
-    spec.nbots = 2;
-    int rc = arena_bench_bots(db, spec.nbots, bot, spec.bot, err, sizeof err);
     arena_run run = { .concurrency = concurrency, .referee = referee, .quiet = 1,
                       .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1 };
     int64_t tid;
     double t0 = clk_mono_s();
-    if (rc == 0)
-        rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
+    int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
     double t = clk_mono_s() - t0;
     arena_db_close(db);
     arena_db_unlink(path);
@@ -66,6 +59,25 @@ int arena_bench_bots(arena_db *db, int n, const char *bot, int64_t *ids, char *e
             return -1;
         if (ids && arena_db_bot_by_name(db, b.name, &b) == 0)
             ids[i] = b.id;
+    }
+    return 0;
+}
+
+int arena_bench_db(const char *path, const char *bot, int games, arena_db **db,
+                   arena_spec *spec)
+{
+    char err[512];
+    if (arena_db_open(db, path, 1, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: bench: %s\n", err);
+        return -1;
+    }
+    arena_spec_default(spec);
+    spec->games = games;
+    spec->nbots = 2;
+    if (arena_bench_bots(*db, spec->nbots, bot, spec->bot, err, sizeof err) < 0) {
+        fprintf(stderr, "arena: bench: %s\n", err);
+        arena_db_close(*db);
+        return -1;
     }
     return 0;
 }

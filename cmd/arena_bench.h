@@ -13,6 +13,14 @@ int arena_bench_main(int argc, char **argv, const char *referee, const char *bot
 /* `arena bench --ladder`: the ladder's overhead per match and its rating
  * refresh at 1,000 bots and 1,000,000 matches (arena_bench_ladder.c). */
 int arena_bench_ladder_main(int argc, char **argv, const char *referee, const char *bot);
+/* arena bench --coordinator (arena_bench_coord.c) */
+struct arena_db;
+struct arena_spec;
+/* A fresh database at path with two random bots (`bot`), and a spec of
+ * `games` matches between them: 0, or -1 said. */
+int arena_bench_db(const char *path, const char *bot, int games, struct arena_db **db,
+                   struct arena_spec *spec);
+int arena_bench_coord_main(int argc, char **argv, const char *referee, const char *bot);
 
 /* What both benches share (arena_bench.c). */
 /* Sorts v[0..n) and returns its middle value (n is odd in every bench),

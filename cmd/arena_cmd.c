@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "arena_cmd.h"
 #include "arena_plan.h"
 #include "arena_report.h"
@@ -286,9 +287,10 @@ int ac_spec_flags(int argc, char **argv, const cli_flag *own, const char *head,
                 "* picks one, shown): referee worker --connect tcp://HOST:PORT; a lost worker's "
                 "match is handed out again", &run->remote.listen),
         CLI_ARG("--curve-key", CLI_STR, "FILE", "encrypt the workers' link (arena keygen; "
-                "docker/README.md), with --curve-workers", &run->remote.curve_key),
-        CLI_ARG("--curve-workers", CLI_STR, "FILE", "admit only the workers whose public keys "
-                "FILE lists", &run->remote.curve_workers),
+                "docker/README.md): admits the workers of arena worker list (added and revoked "
+                "while it runs) and of --curve-workers", &run->remote.curve_key),
+        CLI_ARG("--curve-workers", CLI_STR, "FILE", "with --curve-key, also admit the workers "
+                "whose public keys FILE lists", &run->remote.curve_workers),
         CLI_NUM("--log-bytes", CLI_I64, "N", "each seat's log kept with its match, cut to N "
                 "bytes: its head and tail (default 65536; 0: none kept)", &run->log_bytes, 0,
                 REF_LOG_MAX_CAP),
@@ -327,9 +329,10 @@ int ac_run_check(const arena_run *run)
     if (run->concurrency == 0 && !run->remote.listen)
         return ac_fail("--concurrency 0 leaves only remote workers: give --listen ENDPOINT too"),
                -1;
-    if ((run->remote.curve_key || run->remote.curve_workers) &&
-        !(run->remote.curve_key && run->remote.curve_workers && run->remote.listen))
-        return ac_fail("--curve-key and --curve-workers go together, with --listen"), -1;
+    if (run->remote.curve_workers && !run->remote.curve_key)
+        return ac_fail("--curve-workers needs --curve-key (the arena's secret key)"), -1;
+    if (run->remote.curve_key && !run->remote.listen)
+        return ac_fail("--curve-key needs --listen ENDPOINT (where remote workers connect)"), -1;
     return 0;
 }
 
@@ -350,4 +353,14 @@ int ac_bots_ready(arena_db *db, const arena_spec *spec)
             return ac_fail("bot %s: %s", b.name, err), -1;
     }
     return 0;
+}
+
+void ac_put_time(FILE *out, int64_t ms)
+{
+    time_t t = (time_t)(ms / 1000);
+    struct tm tm;
+    char text[32];
+    if (!gmtime_r(&t, &tm) || !strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(text, sizeof text, "%" PRId64 "ms", ms);
+    fputs(text, out);
 }

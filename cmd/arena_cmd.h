@@ -36,6 +36,9 @@ arena_db *ac_open(int create);
  * '?'. `format` is ARENA_TABLE, ARENA_CSV or ARENA_JSON. */
 void ac_put_text(FILE *out, int format, const char *s);
 
+/* Milliseconds since the epoch as "2025-01-31T12:00:00Z" (UTC). */
+void ac_put_time(FILE *out, int64_t ms);
+
 /* arena bot add|list|remove|retire|disable|enable (arena_cmd_bot.c) */
 int ac_bot(int argc, char **argv);
 /* arena bot test BOT|--cmd CMD (arena_cmd_bottest.c) */
@@ -69,6 +72,9 @@ int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char
 /* Why it failed: "GAME: why; GAME: why" for the games it failed (one
  * game: its why alone), into buf. */
 void ac_checked_why(const ac_checked *got, char *buf, size_t size);
+
+/* arena worker add|list|revoke (arena_cmd_worker.c) */
+int ac_worker(int argc, char **argv);
 
 /* arena replay|rerun|export MATCH_ID (arena_cmd_match.c) */
 int ac_replay(int argc, char **argv);

@@ -22,17 +22,6 @@ static const char history_help[] =
     "rated it (arena ladder --fit-every), with the 95% interval's half-width and the games\n"
     "the fit counted.\n";
 
-/* Milliseconds since the epoch as "2025-01-31T12:00:00Z". */
-static void put_time(FILE *out, int64_t ms)
-{
-    time_t t = (time_t)(ms / 1000);
-    struct tm tm;
-    char text[32];
-    if (!gmtime_r(&t, &tm) || !strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(text, sizeof text, "%" PRId64 "ms", ms);
-    fputs(text, out);
-}
-
 static void print_elo(FILE *out, int format, const arena_elo_step *s, int n)
 {
     if (format == ARENA_TABLE)
@@ -51,7 +40,7 @@ static void print_elo(FILE *out, int format, const arena_elo_step *s, int n)
                     e->match_id);
         else
             fprintf(out, format == ARENA_TABLE ? "%7" PRId64 "  " : "%" PRId64 ",", e->match_id);
-        put_time(out, e->finished_ms);
+        ac_put_time(out, e->finished_ms);
         if (format == ARENA_TABLE) {
             fprintf(out, "  %5.3g  %7.1f  %7.1f  %+6.1f  ", e->score, e->elo_before,
                     e->elo_after, change);
@@ -98,7 +87,7 @@ static void print_fits(FILE *out, int format, const int64_t *at_ms, const arena_
             fprintf(out, "%d,", i + 1);
         else
             fprintf(out, "%s\n  {\"fit\": %d, \"at\": \"", i ? "," : "", i + 1);
-        put_time(out, at_ms[i]);
+        ac_put_time(out, at_ms[i]);
         if (format == ARENA_TABLE)
             fprintf(out, "  %7.1f  %6.1f  %6d\n", r[i].rating, r[i].ci95, r[i].games);
         else if (format == ARENA_CSV)

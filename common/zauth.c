@@ -57,7 +57,7 @@ int zauth_keygen(const char *path, char *err, size_t size)
 }
 
 /* A line that is a key: 40 Z85 characters, surrounding blanks aside. */
-static int parse_key(const char *line, zauth_key key)
+int zauth_key_parse(const char *line, zauth_key key)
 {
     while (*line == ' ' || *line == '\t')
         line++;
@@ -88,7 +88,7 @@ int zauth_load_list(const char *path, zauth_key *keys, int max, char *err, size_
         if (n == max) {
             snprintf(err, size, "%s: more than %d keys", path, max);
             rc = -1;
-        } else if (parse_key(p, keys[n]) < 0) {
+        } else if (zauth_key_parse(p, keys[n]) < 0) {
             snprintf(err, size, "%s line %d: not a CURVE key (40 Z85 characters)", path, lineno);
             rc = -1;
         } else {
@@ -160,25 +160,12 @@ static void send_str(void *sock, const char *s, int more)
     zmq_send(sock, s, strlen(s), more ? ZMQ_SNDMORE : 0);
 }
 
-typedef struct key_list {
-    const zauth_key *keys;
-    int n;
-} key_list;
-
-static int listed(const char *key, void *ctx, char *user_id, size_t size)
+int zauth_listed(const zauth_key *keys, int n, const char *key)
 {
-    const key_list *l = ctx;
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(key, l->keys[i]))
+    for (int i = 0; i < n; i++)
+        if (!strcmp(keys[i], key))
             return 1;
-    snprintf(user_id, size, "unknown worker key");
     return 0;
-}
-
-void zauth_handle(void *handler, const zauth_key *allowed, int nallowed)
-{
-    key_list l = { allowed, nallowed };
-    zauth_handle_by(handler, listed, &l, 1);
 }
 
 void zauth_handle_by(void *handler, zauth_admit_fn *admit, void *ctx, int null_ok)

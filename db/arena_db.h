@@ -27,7 +27,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 15
+#define ARENA_DB_SCHEMA 16
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -240,6 +240,33 @@ int  arena_db_run_end(arena_db *db, int64_t owner);
 /* Deletes the rows last seen before before_ms (arenas killed long ago):
  * how many, or -1. */
 int  arena_db_runs_forget(arena_db *db, int64_t before_ms);
+
+/* ---- workers (schema 16) ---------------------------------------------- */
+
+/* A remote worker the arena admits by its CURVE key (arena worker add). */
+typedef struct arena_worker_row {
+    int64_t id;
+    char    name[64];
+    char    key[41];          /* its public key, Z85 */
+    int64_t added_ms;
+    int64_t seen_ms;          /* 0: never heard */
+    int64_t matches;          /* results taken from it */
+    int64_t revoked_ms;       /* 0: admitted */
+} arena_worker_row;
+
+/* Adds a worker: NAME (letters, digits, '.', '_', '-'; at most 63) and
+ * its public key, both unused so far. 0, or -1 with err. */
+int  arena_db_worker_add(arena_db *db, const char *name, const char *key, int64_t now_ms,
+                         char *err, size_t size);
+/* Revokes NAME's key: arenas refuse it from their next beat on. 0, or -1
+ * with err (no such worker, already revoked). */
+int  arena_db_worker_revoke(arena_db *db, const char *name, int64_t now_ms, char *err,
+                            size_t size);
+/* Every worker, in the order added: the count, *out malloc'ed; or -1. */
+int  arena_db_worker_list(arena_db *db, arena_worker_row **out);
+/* The worker with this key was heard at seen_ms and `matches` more of its
+ * results were taken: 0 (also when no worker has the key), or -1. */
+int  arena_db_worker_seen(arena_db *db, const char *key, int64_t seen_ms, int64_t matches);
 
 /* ---- matches ------------------------------------------------------------ */
 

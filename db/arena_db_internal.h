@@ -14,6 +14,7 @@
  * arena_db_log.c        seats' logs kept with their matches, retention
  * arena_read*.c         what the web shows (arena_read.h)
  * arena_db_user.c       participants (their keys) and their submissions
+ * arena_db_worker.c     remote workers admitted by their keys
  */
 #ifndef ARENA_DB_INTERNAL_H
 #define ARENA_DB_INTERNAL_H
@@ -124,6 +125,9 @@ int adb_collect(sqlite3_stmt *st, int rc, size_t elem, adb_row_fn *row, const vo
 /* A C string inside a fixed-size field: 1 if terminated within `size`
  * and (when `nonempty`) not empty. Guards structs a caller filled badly. */
 int adb_text_ok(const char *s, size_t size, int nonempty);
+
+/* A bot's or a worker's name: 1-63 letters, digits, '_', '.', '-'. */
+int adb_name_ok(const char *name);
 
 /* SQLite INTEGER is signed 64-bit; seeds keep their exact bit pattern. */
 static inline int64_t adb_u2i(uint64_t u)

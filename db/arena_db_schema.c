@@ -428,6 +428,22 @@ const char *const adb_migrations[] = {
     "  bot_id INTEGER REFERENCES bots(id),"
     "  at_ms INTEGER NOT NULL);"
     "CREATE INDEX submissions_by_user ON submissions(user_id, at_ms);",
+
+    /*
+     * 16: the workers an arena started with --curve-key admits (arena
+     * worker add, beside the --curve-workers file): each a name and its
+     * CURVE public key (Z85), until revoked. A running arena rereads the
+     * table every beat (arena_workers.c), refusing a revoked key from then
+     * on, and writes when it last heard each and the matches it played.
+     */
+    "CREATE TABLE workers("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL UNIQUE,"
+    "  key TEXT NOT NULL UNIQUE,"                     /* its CURVE public key, Z85 */
+    "  added_ms INTEGER NOT NULL,"                    /* wall clock */
+    "  seen_ms INTEGER,"                              /* its last message, or NULL */
+    "  matches INTEGER NOT NULL DEFAULT 0,"           /* results taken from it */
+    "  revoked_ms INTEGER);",                         /* NULL while admitted */
 };
 _Static_assert(sizeof adb_migrations / sizeof adb_migrations[0] == ARENA_DB_SCHEMA,
                "ARENA_DB_SCHEMA names the last migration");

@@ -284,9 +284,10 @@ static int replay_decisions(const ref_record *r, const game_api *g, void *state,
 {
     for (size_t i = 0; i < r->ndecisions; i++) {
         const ref_decision *d = &r->decisions[i];
-        char text[128];
-        g->format(d->action, text, sizeof text);
+        char text[128];           /* the action's notation, made only to say what failed:
+                                   * formatting each one was most of a replay's cost */
         if (g->to_move(state) != d->seat) {
+            g->format(d->action, text, sizeof text);
             snprintf(err, size, "decision %zu (%s): seat %d recorded, seat %d to move",
                      i + 1, text, d->seat, g->to_move(state));
             return -1;
@@ -295,6 +296,7 @@ static int replay_decisions(const ref_record *r, const game_api *g, void *state,
         for (int k = 0; k < n && !found; k++)
             found = legal[k] == d->action;
         if (!found) {
+            g->format(d->action, text, sizeof text);
             snprintf(err, size, "decision %zu (%s): not legal there", i + 1, text);
             return -1;
         }

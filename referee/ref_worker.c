@@ -27,6 +27,7 @@
 #include "clk.h"
 #include "ref_blame.h"
 #include "ref_dir.h"
+#include "ref_ready.h"
 #include "kv.h"
 #include "mps.h"
 #include "mpw.h"
@@ -43,13 +44,10 @@ static int send_sb(void *sock, msgpack_sbuffer *sb)
     return zmq_send(sock, sb->data, sb->size, 0) < 0 ? -1 : 0;
 }
 
-static void send_ready(void *sock, msgpack_sbuffer *sb)
+static void send_ready(void *sock, msgpack_sbuffer *sb, const ref_ready *hello)
 {
-    msgpack_packer pk;
-    mpw_begin(sb, &pk);
-    mpw_message(&pk, "ready", 2);
-    mpw_str(&pk, "protocol"); msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
-    mpw_str(&pk, "pid");      msgpack_pack_int(&pk, getpid());
+    sb->size = 0;
+    ref_ready_pack(sb, hello);
     send_sb(sock, sb);
 }
 
@@ -82,23 +80,26 @@ typedef struct worker_opts {
     int         verbose;    /* one line per job on stderr */
     const char *curve_server, *curve_key;   /* key files, or NULL */
     ref_sandbox_mode sandbox;   /* how its bots are isolated */
+    ref_ready   hello;      /* what it says at ready: the games it plays */
 } worker_opts;
 
 static const char worker_usage[] =
     "usage: referee worker --connect ENDPOINT [--stay] [--verbose] [--sandbox MODE]\n"
-    "                      [--curve-server ARENA.pub --curve-key KEY]\n"
+    "                      [--games LIST] [--curve-server ARENA.pub --curve-key KEY]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
     "  --sandbox MODE      auto, strict or none, as for referee play (default\n"
     "                      $ARENA_SANDBOX, else auto)\n"
+    "  --games LIST        play only these games (comma-separated; default: every\n"
+    "                      game this referee has); the arena hands out no other\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
     "  --curve-key F       with this worker's secret key (arena keygen)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
-    const char *sandbox = NULL;
+    const char *sandbox = NULL, *games = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
             o->endpoint = argv[++i];
@@ -112,6 +113,8 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             o->curve_key = argv[++i];
         else if (!strcmp(argv[i], "--sandbox") && i + 1 < argc)
             sandbox = argv[++i];
+        else if (!strcmp(argv[i], "--games") && i + 1 < argc)
+            games = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -126,7 +129,8 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
         return -1;
     }
     char err[160];
-    if (ref_sandbox_mode_choose(sandbox, &o->sandbox, err, sizeof err) < 0) {
+    if (ref_sandbox_mode_choose(sandbox, &o->sandbox, err, sizeof err) < 0 ||
+        ref_ready_local(&o->hello, games, err, sizeof err) < 0) {
         fprintf(stderr, "referee: worker: %s\n", err);
         return -1;
     }
@@ -194,6 +198,23 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
     free(res.record);
     ref_record_free(&rec);
     ref_job_free(&job);
+}
+
+/* How long a worker refused at its handshake waits before it tries again. */
+#define REFUSED_RETRY_MS 2000
+
+/* Why the arena refused this worker, said in words on its side. */
+static void say_refused(const char *why, int64_t arena_protocol)
+{
+    if (!strcmp(why, "protocol_version"))
+        fprintf(stderr, "referee worker: the arena stopped this worker: protocol_version: the "
+                "arena speaks worker link protocol %" PRId64 ", this worker %d: run a referee "
+                "of the arena's version\n", arena_protocol, REF_WORKER_PROTOCOL);
+    else if (!strcmp(why, "key_revoked"))
+        fprintf(stderr, "referee worker: the arena stopped this worker: key_revoked: its key "
+                "was revoked (arena worker revoke): it is refused from now on\n");
+    else
+        fprintf(stderr, "referee worker: the arena stopped this worker: %s\n", why);
 }
 
 /* Events of the link: each new connection (the first, or one after the
@@ -290,9 +311,19 @@ int ref_worker_main(int argc, char **argv)
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
     int rc = 0, refused = 0;      /* a refusal is told once, not at every retry */
+    int64_t retry_ms = 0;         /* when to knock again after a refused handshake */
     for (;;) {
         zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { mon, 0, ZMQ_POLLIN, 0 } };
-        if (zmq_poll(items, 2, -1) < 0) {
+        long wait = retry_ms ? (long)(retry_ms - clk_mono_ms()) : -1;
+        if (retry_ms && wait <= 0) {
+            /* libzmq gives up a connection whose handshake was refused: the
+             * key may be admitted later (arena worker add), so knock again. */
+            zmq_disconnect(sock, o.endpoint);
+            zmq_connect(sock, o.endpoint);
+            retry_ms = 0;
+            continue;
+        }
+        if (zmq_poll(items, 2, wait) < 0) {
             if (errno == EINTR)
                 continue;
             rc = 1;
@@ -301,12 +332,15 @@ int ref_worker_main(int argc, char **argv)
         if (items[1].revents & ZMQ_POLLIN) {
             int event = link_event(mon);
             if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
-                send_ready(sock, &sb);
+                send_ready(sock, &sb, &o.hello);
                 refused = 0;
-            } else if (event > 0 && !refused++)
-                fprintf(stderr, "referee worker: the arena at %s refused this worker (%s)\n",
-                        o.endpoint, event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
-                                        ? "wrong or unknown key" : "protocol mismatch");
+            } else if (event > 0) {
+                if (!refused++)
+                    fprintf(stderr, "referee worker: the arena at %s refused this worker (%s)"
+                            "\n", o.endpoint, event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH
+                                               ? "wrong or unknown key" : "protocol mismatch");
+                retry_ms = clk_mono_ms() + REFUSED_RETRY_MS;
+            }
             continue;
         }
         if (!(items[0].revents & ZMQ_POLLIN))
@@ -324,10 +358,12 @@ int ref_worker_main(int argc, char **argv)
         int ok = mps_decode(zmq_msg_data(&m), zmq_msg_size(&m), &msg) == 0;
         zmq_msg_close(&m);
         char type[16] = "", why[32] = "";
-        if (ok)
+        int64_t theirs = -1;
+        if (ok) {
             mps_get_str(&msg.data, "type", type, sizeof type);
-        if (ok)
             mps_get_str(&msg.data, "reason", why, sizeof why);
+            mps_get_int(&msg.data, "protocol", &theirs);
+        }
         if (!strcmp(type, "job"))
             run_job(sock, &sb, &msg.data, &o);
         else if (strcmp(type, "ping") && strcmp(type, "stop"))
@@ -335,7 +371,7 @@ int ref_worker_main(int argc, char **argv)
         if (ok)
             msgpack_unpacked_destroy(&msg);
         if (!strcmp(type, "stop") && why[0]) {     /* refused: staying cannot help */
-            fprintf(stderr, "referee worker: the arena stopped this worker: %s\n", why);
+            say_refused(why, theirs);
             rc = 1;
             break;
         }

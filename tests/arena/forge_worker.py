@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """forge_worker.py - a worker that plays nothing and forges its results.
 
-usage: forge_worker.py ENDPOINT MODE RECORDS_DIR JOBS_LOG
+usage: forge_worker.py ENDPOINT MODE RECORDS_DIR JOBS_LOG [ARENA.pub SECRET_KEY]
 
 It speaks the worker link (ARCHITECTURE.md "The worker link": ready, job,
 result; msgpack over a ZeroMQ DEALER) like `referee worker`, and answers
@@ -16,6 +16,8 @@ another database: `arena export`), forged by MODE:
   escape  the job's record with a terminal's escape sequence in its game
         line (the arena's log quotes the line it cannot read).
 Each job it gets is a line "job ID SEED" in JOBS_LOG; a `stop` ends it.
+With the two key files (arena keygen), it joins over CURVE like
+`referee worker --curve-server ARENA.pub --curve-key SECRET_KEY`.
 """
 import os
 import re
@@ -55,11 +57,22 @@ def forge(mode, job, recs):
     return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))
 
 
+def key_of(path):
+    """The one key of a key file (its line that is not a # comment)."""
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")][0]
+
+
 def main():
     endpoint, mode, folder, log = sys.argv[1:5]
     recs = records(folder)
     sock = zmq.Context().socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 2000)
+    if len(sys.argv) == 7:
+        secret = key_of(sys.argv[6]).encode()
+        sock.curve_serverkey = key_of(sys.argv[5]).encode()
+        sock.curve_secretkey = secret
+        sock.curve_publickey = zmq.curve_public(secret)
     sock.connect(endpoint)
     sock.send(msgpack.packb({"type": "ready", "protocol": 1, "pid": os.getpid()}))
     while sock.poll(120000):
