@@ -65,10 +65,11 @@ typedef struct ac_checked {
 } ac_checked;
 /* The check of bot test, as bot add runs it: in each of `games`, a short
  * match against the random bot in each seat, reported on `out` under
- * `label`. 0 it ran (*got says where the bot plays), 2 it cannot be tried
+ * `label`, each bot limited to memory_mb (-1: the referee's default; 0:
+ * none). 0 it ran (*got says where the bot plays), 2 it cannot be tried
  * (the error printed). */
 int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
-                 const ac_games *games, FILE *out, ac_checked *got);
+                 const ac_games *games, int64_t memory_mb, FILE *out, ac_checked *got);
 /* Why it failed: "GAME: why; GAME: why" for the games it failed (one
  * game: its why alone), into buf. */
 void ac_checked_why(const ac_checked *got, char *buf, size_t size);

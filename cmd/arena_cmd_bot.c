@@ -176,12 +176,12 @@ static int refused_early(const arena_bot *b)
  * game at least; untried (no test, or a check that could not run), the
  * declared games or every game. The games it failed into `failed`, why
  * into `why`. 0 checked, 1 untried, -1 refused (the error line said). */
-static int choose_games(arena_bot *b, ac_games *games, int test, char *failed, size_t fsize,
-                        char *why, size_t wsize)
+static int choose_games(arena_bot *b, ac_games *games, int test, int64_t memory_mb,
+                        char *failed, size_t fsize, char *why, size_t wsize)
 {
     ac_checked checked;
-    int untried = !test || ac_bot_check(b->name, b->cmd, b->cwd, b->env, games, stdout,
-                                        &checked);
+    int untried = !test || ac_bot_check(b->name, b->cmd, b->cwd, b->env, games, memory_mb,
+                                        stdout, &checked);
     if (!untried) {
         ac_checked_why(&checked, why, wsize);
         ac_games_text(&checked.fails, failed, fsize);
@@ -209,6 +209,7 @@ static int bot_add(int argc, char **argv)
     text_field cmd = { b.cmd, sizeof b.cmd }, cwd = { b.cwd, sizeof b.cwd },
                version = { b.version, sizeof b.version };
     int no_test = 0, n = 0;
+    int64_t memory_mb = -1;
     const char *name[1];
     ac_games games = { .n = 0 };
     const cli_flag flags[] = {
@@ -222,6 +223,8 @@ static int bot_add(int argc, char **argv)
         CLI_CALL("--env", "NAME=VALUE", "a variable of the bot's environment (repeatable)",
                  add_env, &b),
         CLI_ARG("--no-test", CLI_SWITCH, NULL, "register it untried (see bot test)", &no_test),
+        CLI_NUM("--memory-mb", CLI_I64, "N", "each bot's memory limit in MB in its check; 0: "
+                "none (default: the referee's)", &memory_mb, 0, 1 << 20),
         CLI_END,
     };
     int parsed = ac_parse("bot add", flags, argc - 1, argv + 1, name, &n, 1, add_head, NULL);
@@ -245,7 +248,8 @@ static int bot_add(int argc, char **argv)
     if (ref_cmd_check(b.cmd, b.cwd, err, sizeof err) < 0)
         return ac_fail("bot add %s: %s", b.name, err);
     char failed[256] = "", why[2048] = "";
-    int untried = choose_games(&b, &games, test, failed, sizeof failed, why, sizeof why);
+    int untried =
+        choose_games(&b, &games, test, memory_mb, failed, sizeof failed, why, sizeof why);
     if (untried < 0)
         return 2;
     arena_db *db = ac_open(1);

@@ -303,12 +303,13 @@ void ac_checked_why(const ac_checked *got, char *buf, size_t size)
 }
 
 int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char *env,
-                 const ac_games *games, FILE *out, ac_checked *got)
+                 const ac_games *games, int64_t memory_mb, FILE *out, ac_checked *got)
 {
     char opponent[PATH_MAX];
     default_opponent(opponent, sizeof opponent);
     check_opts o = { .cmd = cmd, .cwd = cwd, .env = env, .opponent = opponent };
     ref_terms_default(&o.terms);
+    o.terms.memory_mb = memory_mb;
     return check(&o, label, games, out, got);
 }
 

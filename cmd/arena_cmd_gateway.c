@@ -172,7 +172,7 @@ static int check_bot(const char *label, const char *cmd, const char *cwd,
     if (!nnames)
         ac_every_game(&games);
     ac_checked got;
-    int rc = ac_bot_check(label, cmd, cwd, NULL, &games, out, &got);
+    int rc = ac_bot_check(label, cmd, cwd, NULL, &games, -1, out, &got);
     if (rc != 0) {
         snprintf(why, size, "its check could not run");
         return 2;

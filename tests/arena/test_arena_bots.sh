@@ -72,7 +72,7 @@ help_lists() {
   local out; out=$(A "${@:2}" --help) || fail "${*:2} --help: exit $?"
   for f in $1; do grep -q -- "^  $f" <<<"$out" || fail "${*:2} --help lists no $f: $out"; done
 }
-help_lists "--cmd --game --cwd --version --env --no-test" bot add
+help_lists "--cmd --game --cwd --version --env --no-test --memory-mb" bot add
 help_lists "--game --cmd --cwd --move-ms --handshake-ms --memory-mb --opponent" bot test
 help_lists "--format" bot list
 help_lists "--reason" bot retire

@@ -15,7 +15,7 @@ set -euo pipefail
 arena=$1 greedy=$(realpath "$2") random=$(realpath "$3") gsbot="/usr/bin/python3 $(realpath "$4")"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/arena-games-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 A() { "$arena" --db "$tmp/a.db" "$@"; }
 # stdout and stderr apart: out, err, rc.
 run() { rc=0; "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err"); }
@@ -28,37 +28,37 @@ export ARENA_SANDBOX=none
 run_opts=(--sandbox none --memory-mb 0 --concurrency 2 --quiet)
 
 # 1. The Goofspiel bot, told War Chest: refused, with the game and why.
-run A bot add gs --cmd "$gsbot" --game warchest
+run A bot add gs --memory-mb 0 --cmd "$gsbot" --game warchest
 [ "$rc" -eq 2 ] || fail "gs --game warchest: exit $rc: $out $err"
 [ "$err" = "arena: bot add gs: refused: it cannot play warchest (crash in seat 0 (seat 0's bot exited with status 3)); fix it, or register it anyway with --no-test" ] ||
   fail "gs --game warchest: $err"
 grep -q "^goofspiel_bot: I play goofspiel, not warchest" <<<"$out" || fail "no log tail: $out"
-run A bot add gs --cmd "$gsbot" --game goofspiel --game warchest
+run A bot add gs --memory-mb 0 --cmd "$gsbot" --game goofspiel --game warchest
 [ "$rc" -eq 2 ] && grep -q "refused: it cannot play warchest (crash" <<<"$err" ||
   fail "gs --game goofspiel --game warchest: $rc $err"
 [ ! -e "$tmp/a.db" ] || [ -z "$(sql "SELECT id FROM bots")" ] || fail "a refused bot was stored"
 # ... and told Goofspiel, accepted for Goofspiel alone.
-run A bot add gs --cmd "$gsbot" --game goofspiel
+run A bot add gs --memory-mb 0 --cmd "$gsbot" --game goofspiel
 [ "$rc" -eq 0 ] || fail "gs --game goofspiel: exit $rc: $out $err"
 grep -q "^bot test gs in goofspiel: ok: plays both seats" <<<"$out" || fail "gs check: $out"
 ! grep -q "in warchest" <<<"$out" || fail "gs was tried in War Chest: $out"
 [ "$(tail -1 <<<"$out")" = "  it plays goofspiel" ] || fail "gs: $out"
 
 # 2. No --game: each bot plays the games whose check it passes.
-run A bot add gs2 --cmd "$gsbot"
+run A bot add gs2 --memory-mb 0 --cmd "$gsbot"
 [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "  it plays goofspiel; not warchest, which it failed" ] ||
   fail "gs2: $rc $out $err"
-run A bot add greedy --cmd "$greedy"
+run A bot add greedy --memory-mb 0 --cmd "$greedy"
 [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "  it plays warchest; not goofspiel, which it failed" ] ||
   fail "greedy: $rc $out $err"
-run A bot add rnd --cmd "$random"
+run A bot add rnd --memory-mb 0 --cmd "$random"
 [ "$rc" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "  it plays warchest goofspiel" ] || fail "rnd: $rc $out $err"
-run A bot add never --cmd /bin/false
+run A bot add never --memory-mb 0 --cmd /bin/false
 [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] &&
   grep -q "^arena: bot add never: refused: it cannot play any game (warchest: crash in seat 0 (.*); goofspiel: crash in seat 0 (.*)); fix it" <<<"$err" ||
   fail "never: $rc $err"
 # A version carries its own games: gs@2 is a War Chest bot.
-run A bot add gs --version 2 --cmd "$random" --game warchest
+run A bot add gs --memory-mb 0 --version 2 --cmd "$random" --game warchest
 [ "$rc" -eq 0 ] || fail "gs@2: $rc $err"
 [ "$(sql "SELECT b.name || '@' || b.version || ':' || g.game FROM bot_games g
           JOIN bots b ON b.id = g.bot_id ORDER BY b.id, g.game" | tr '\n' ' ')" = \
@@ -66,15 +66,15 @@ run A bot add gs --version 2 --cmd "$random" --game warchest
   fail "stored games: $(sql "SELECT * FROM bot_games")"
 
 # 3. bot test: every game, each reported; it must play its own games.
-run A bot test gs2
+run A bot test gs2 --memory-mb 0
 [ "$rc" -eq 0 ] && grep -q "^bot test gs2 in warchest: FAILED: crash in seat 0" <<<"$out" &&
   grep -q "^bot test gs2 in goofspiel: ok: plays both seats" <<<"$out" &&
   [ "$(tail -1 <<<"$out")" = "bot test gs2: plays goofspiel; cannot play warchest" ] ||
   fail "bot test gs2: $rc $out"
-run A bot test gs2 --game warchest
+run A bot test gs2 --memory-mb 0 --game warchest
 [ "$rc" -eq 1 ] && [ "$(tail -1 <<<"$out")" = "bot test gs2: FAILED: it cannot play warchest, which it must" ] ||
   fail "bot test gs2 --game warchest: $rc $out"
-run A bot test --cmd /bin/false --game goofspiel
+run A bot test --cmd /bin/false --memory-mb 0 --game goofspiel
 [ "$rc" -eq 1 ] && ! grep -q "in warchest" <<<"$out" || fail "bot test --cmd --game: $rc $out"
 
 # 4. bot list shows them: table, CSV, JSON.

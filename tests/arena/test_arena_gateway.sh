@@ -25,11 +25,8 @@ cleanup() {
   chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() {
-  echo "FAIL: $*" >&2
-  echo "--- the gateway's log:" >&2; cat "$tmp/org/gw.log" >&2 || true
-  exit 1
-}
+FAIL_LOG=$tmp/org/gw.log       # its tail shown with a failure
+. "$(dirname "$0")/../lib.sh"
 mkdir -p "$tmp/org" "$tmp/alice" "$tmp/bob" "$tmp/carol" "$tmp/mallory" "$tmp/stranger"
 db=$tmp/org/arena.db
 A() { "$arena" --db "$db" "$@"; }
