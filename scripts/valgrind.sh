@@ -34,7 +34,8 @@ for t in test_arena_db test_arena_read test_arena_plan; do
   [ -x "$build/tests/arena/$t" ] && run "$t" "$build/tests/arena/$t"
 done
 run test_arena_seats "$build/tests/arena/test_arena_seats"
-run test_arena_migrate "$build/tests/arena/test_arena_migrate" tests/arena/fixtures/schema1/arena.db
+run test_arena_migrate "$build/tests/arena/test_arena_migrate" tests/arena/fixtures/schema1/arena.db \
+  tests/arena/fixtures/schema13/arena.db
 [ -x "$build/tests/referee/proc/test_ref_cmd" ] && run test_ref_cmd "$build/tests/referee/proc/test_ref_cmd"
 run test_search "$build/tests/agents/test_search"
 corpus=$(dirname "$0")/../tests/fuzz/corpus
