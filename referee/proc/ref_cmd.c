@@ -8,6 +8,7 @@
 #include "ref_cmd.h"
 #include "txt.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -186,6 +187,7 @@ int ref_cmd_find(const char *name, const char *path, char *out, size_t size)
 static int check_program(const ref_cmd *c, const char *cwd, char *err, size_t size)
 {
     const char *word = c->argv[0];
+    assert(word != NULL);           /* ref_cmd_parse refuses an empty command */
     char path[PATH_MAX];
     if (c->shell)
         return 0;                   /* the shell's syntax: let the shell judge */
