@@ -17,7 +17,9 @@
 # build-mutate/build, and the tests of every mutation are run there once
 # without it (they must pass). Then, for each mutation: plant it, rebuild, run
 # its tests (ctest -R), put the file back. A mutant the tests turn red is
-# killed; one they leave green survived: a bug the suite lets through.
+# killed; one they leave green survived: a bug the suite lets through,
+# unless its block says why it is equivalent (no behaviour changed), when it
+# is shown apart and left out of the rate.
 #
 # A habit, not a CI step: before landing a change to a part, run
 # `scripts/mutate.sh --part PART`; when you fix a bug, add it to the list.
@@ -66,7 +68,7 @@ for lineno, line in enumerate(open(path), 1):
         cur = {}
         continue
     key, sep, value = line.partition(":")
-    if not sep or key.strip() not in keys + ("why", "build"):
+    if not sep or key.strip() not in keys + ("why", "build", "equivalent"):
         sys.exit(f"mutate: {path}:{lineno}: not 'key: value' with a known key: {line}")
     cur[key.strip()] = value.strip()
 if cur:
@@ -89,7 +91,7 @@ for b in blocks:
     if b.get("build") == "asan" and asan != "1":
         print(f"mutate: {b['name']} needs --asan; not planted", file=sys.stderr)
         continue
-    print("\x1f".join(b[k] for k in keys))
+    print("\x1f".join([b[k] for k in keys] + ["1" if b.get("equivalent") else "0"]))
 EOF
 }
 
@@ -163,7 +165,7 @@ mapfile -t mutations < <(parse)
 if [ $check = 1 ]; then
   bad=0
   for m in "${mutations[@]}"; do
-    IFS=$'\x1f' read -r name mpart file from to tests <<<"$m"
+    IFS=$'\x1f' read -r name mpart file from to tests _ <<<"$m"
     n=$(python3 -c 'import sys; print(open(sys.argv[1]).read().count(sys.argv[2]))' \
           "$file" "$from" 2>/dev/null || echo 0)
     [ "$n" = 1 ] || { echo "stale   $mpart/$name: '$from' found $n times in $file"; bad=1; }
@@ -205,7 +207,7 @@ run_tests() {
 }
 
 # Each mutation's regex whole, in parentheses: one may hold a group, a|b inside.
-union=$(for m in "${mutations[@]}"; do IFS=$'\x1f' read -r _ _ _ _ _ t <<<"$m"; echo "($t)"; done |
+union=$(for m in "${mutations[@]}"; do IFS=$'\x1f' read -r _ _ _ _ _ t _ <<<"$m"; echo "($t)"; done |
         sort -u | paste -sd'|')
 echo "mutate: the tests unmutated ($union)"
 if failed=$(run_tests "$union"); then :; else
@@ -213,10 +215,10 @@ if failed=$(run_tests "$union"); then :; else
   exit 1
 fi
 
-declare -A planted killed
-survivors=() stale=()
+declare -A planted killed equivalent
+survivors=() stale=() marked=()
 for m in "${mutations[@]}"; do
-  IFS=$'\x1f' read -r name mpart file from to tests <<<"$m"
+  IFS=$'\x1f' read -r name mpart file from to tests equiv <<<"$m"
   t0=$SECONDS
   cp "$src/$file" "$work/original"
   current=$file
@@ -237,6 +239,10 @@ for m in "${mutations[@]}"; do
   restore
   if [ $verdict = killed ]; then
     killed[$mpart]=$((${killed[$mpart]:-0} + 1))
+    [ "$equiv" = 0 ] || marked+=("$mpart/$name")
+  elif [ "$equiv" = 1 ]; then
+    verdict=equiv
+    equivalent[$mpart]=$((${equivalent[$mpart]:-0} + 1))
   else
     survivors+=("$mpart/$name: $file")
   fi
@@ -247,13 +253,21 @@ done
 cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&- || true
 
 echo
-printf '%-9s %8s %7s %9s %6s\n' part planted killed survived rate
-tp=0 tk=0
+# The rate counts the mutants a test can catch: an equivalent one (its
+# block says why no test can tell it apart) is shown, not counted.
+printf '%-9s %8s %7s %9s %6s %6s\n' part planted killed survived equiv rate
+tp=0 tk=0 te=0
+row() {
+  local catchable=$(($2 - $4))
+  printf '%-9s %8d %7d %9d %6d %6s\n' "$1" "$2" "$3" $((catchable - $3)) "$4" \
+    "$([ $catchable -gt 0 ] && echo "$((100 * $3 / catchable))%" || echo -)"
+}
 for p in $(printf '%s\n' "${!planted[@]}" | sort); do
-  n=${planted[$p]} k=${killed[$p]:-0}
-  tp=$((tp + n)) tk=$((tk + k))
-  printf '%-9s %8d %7d %9d %5d%%\n' "$p" "$n" "$k" $((n - k)) $((100 * k / n))
+  n=${planted[$p]} k=${killed[$p]:-0} e=${equivalent[$p]:-0}
+  tp=$((tp + n)) tk=$((tk + k)) te=$((te + e))
+  row "$p" "$n" "$k" "$e"
 done
-[ $tp -gt 0 ] && printf '%-9s %8d %7d %9d %5d%%\n' all "$tp" "$tk" $((tp - tk)) $((100 * tk / tp))
+[ $tp -gt 0 ] && row all "$tp" "$tk" "$te"
 for s in "${survivors[@]}"; do echo "survived: $s"; done
+for s in "${marked[@]}"; do echo "killed though marked equivalent: $s (drop its mark)"; done
 for s in "${stale[@]}"; do echo "stale: $s (update tests/mutations.txt)"; done

@@ -148,6 +148,10 @@ for _ in $(seq 400); do grep -q "checking rnd@3" "$tmp/org/gw.log" && break; sle
 rc=0; out=$(submit bob --name bobbot --version 2 --cmd "python3 bot.py" bot.tar.gz) || rc=$?
 [ $rc = 1 ] && grep -q "the gateway is checking 1 submissions already" <<<"$out" ||
   fail "bob while alice is checked: $rc $out"
+# ... and alice herself is told her own check runs (not the gateway's count).
+rc=0; out=$(submit alice --name rnd --version 4 --cmd "python3 bot.py" mybot) || rc=$?
+[ $rc = 1 ] && grep -q "your submission rnd@3 is still being checked" <<<"$out" ||
+  fail "alice while her third is checked: $rc $out"
 wait $third || fail "alice's third version: $(cat "$tmp/third")"
 
 # The Python SDK's helper: the same request from Python.

@@ -377,6 +377,55 @@ static int remove_entry(const char *p, const struct stat *st, int flag, struct F
     return unlink(p), 0;
 }
 
+/* The limits are the tree's own, whoever reads into it: the size is the
+ * sum of every file (each one under it is not enough), the count exact. */
+static void test_tree_limits(void **state)
+{
+    (void)state;
+    char err[512] = "", bytes[60] = { 0 };
+    store_tree t;
+    store_tree_init(&t, 100, 4);
+    assert_int_equal(store_tree_add(&t, "a", STORE_FILE, 0, bytes, 60, err, sizeof err), 0);
+    assert_int_equal(store_tree_add(&t, "b", STORE_FILE, 0, bytes, 60, err, sizeof err), -1);
+    if (!strstr(err, "too big"))
+        fail_msg("refused for '%s', not its size", err);
+    assert_int_equal(store_tree_add(&t, "b", STORE_FILE, 0, bytes, 40, err, sizeof err), 0);
+    assert_int_equal(store_tree_add(&t, "c", STORE_DIR, 0, NULL, 0, err, sizeof err), 0);
+    assert_int_equal(store_tree_add(&t, "c/d", STORE_FILE, 0, bytes, 0, err, sizeof err), 0);
+    assert_int_equal(t.n, 4);
+    err[0] = 0;
+    assert_int_equal(store_tree_add(&t, "e", STORE_FILE, 0, bytes, 0, err, sizeof err), -1);
+    if (!strstr(err, "too many files"))
+        fail_msg("refused for '%s', not the count", err);
+    store_tree_free(&t);
+}
+
+/* What a bot runs is in its hash: the exec bit, a name, a link's target. */
+static void test_hash_covers_what_runs(void **state)
+{
+    (void)state;
+    char err[512] = "", hex[4][STORE_HASH_HEX + 1];
+    for (int v = 0; v < 4; v++) {
+        store_tree t;
+        store_tree_init(&t, 0, 0);
+        assert_int_equal(store_tree_add(&t, v == 2 ? "run" : "bot", STORE_FILE, v == 1,
+                                        "#!/bin/sh\n", 10, err, sizeof err), 0);
+        assert_int_equal(store_tree_add(&t, "to", STORE_LINK, 0, v >= 2 ? "run" : "bot", 3,
+                                        err, sizeof err), 0);
+        if (v == 3)
+            assert_int_equal(store_tree_add(&t, "run", STORE_FILE, 0, "", 0, err, sizeof err),
+                             0);
+        if (store_tree_check(&t, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        store_tree_hash(&t, hex[v]);
+        store_tree_free(&t);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int k = i + 1; k < 4; k++)
+            if (!strcmp(hex[i], hex[k]))
+                fail_msg("trees %d and %d share the hash %s", i, k, hex[i]);
+}
+
 static int writable(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
     (void)st, (void)f;
@@ -411,6 +460,8 @@ int main(void)
         cmocka_unit_test(test_archive_links_and_specials_refused),
         cmocka_unit_test(test_archive_sizes_refused),
         cmocka_unit_test(test_folders_refused),
+        cmocka_unit_test(test_tree_limits),
+        cmocka_unit_test(test_hash_covers_what_runs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
