@@ -35,6 +35,9 @@ typedef ref_link_job arena_job;
  * played again: arena_pool_next returns its verdict instead (`deaths`). */
 #define ARENA_POOL_DEATHS 2
 
+/* The most jobs one worker holds at once, whatever capacity it states. */
+#define ARENA_POOL_CAPACITY 64
+
 typedef struct arena_job_result {
     int64_t id;
     int     deaths;               /* > 0: a verdict, not a result (arena_match_from_verdict) */
