@@ -687,6 +687,47 @@ void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
                                                .seat = r.log_seat[i] };
 }
 
+/* Waits up to `wait` ms for one message and handles it: 1 when it was a
+ * result (in *out), 2 when it was something else, 0 when none came, -1
+ * when the pool broke (err). */
+static int receive(arena_pool *p, arena_job_result *out, long wait, char *err, size_t size)
+{
+    zmq_pollitem_t items[2] = { { p->sock, 0, ZMQ_POLLIN, 0 }, { p->zap, 0, ZMQ_POLLIN, 0 } };
+    if (zmq_poll(items, p->zap ? 2 : 1, wait) < 0) {
+        if (errno == EINTR)
+            return 2;
+        snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
+        return -1;
+    }
+    if (p->zap && (items[1].revents & ZMQ_POLLIN))
+        zauth_handle_by(p->zap, admits, p, 1);
+    if (!(items[0].revents & ZMQ_POLLIN))
+        return p->zap && (items[1].revents & ZMQ_POLLIN) ? 2 : 0;
+    zmq_msg_t id, body;
+    zmq_msg_init(&id);
+    zmq_msg_init(&body);
+    int got = 0;
+    if (zmq_msg_recv(&id, p->sock, 0) >= 0 && zmq_msg_more(&id) &&
+        zmq_msg_recv(&body, p->sock, 0) >= 0) {
+        msgpack_unpacked m;
+        if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
+            got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
+                         zmq_msg_gets(&body, "Peer-Address"), zmq_msg_gets(&body, "User-Id"),
+                         out);
+            msgpack_unpacked_destroy(&m);
+        }
+    }
+    zmq_msg_close(&id);
+    zmq_msg_close(&body);
+    if (got)
+        return 1;
+    if (p->fatal[0]) {
+        snprintf(err, size, "%s", p->fatal);
+        return -1;
+    }
+    return 2;
+}
+
 int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,
                     size_t size)
 {
@@ -700,41 +741,19 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
         long spent = (long)(clk_mono_ms() - t0);
         if (spent >= timeout_ms)
             return 0;
-        zmq_pollitem_t items[2] = { { p->sock, 0, ZMQ_POLLIN, 0 }, { p->zap, 0, ZMQ_POLLIN, 0 } };
-        long wait = timeout_ms - spent < 100 ? timeout_ms - spent : 100;
-        if (zmq_poll(items, p->zap ? 2 : 1, wait) < 0) {
-            if (errno == EINTR)
-                continue;
-            snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
-            return -1;
-        }
-        if (p->zap && (items[1].revents & ZMQ_POLLIN))
-            zauth_handle_by(p->zap, admits, p, 1);
-        if (!(items[0].revents & ZMQ_POLLIN))
-            continue;
-        zmq_msg_t id, body;
-        zmq_msg_init(&id);
-        zmq_msg_init(&body);
-        int got = 0;
-        if (zmq_msg_recv(&id, p->sock, 0) >= 0 && zmq_msg_more(&id) &&
-            zmq_msg_recv(&body, p->sock, 0) >= 0) {
-            msgpack_unpacked m;
-            if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
-                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
-                             zmq_msg_gets(&body, "Peer-Address"),
-                             zmq_msg_gets(&body, "User-Id"), out);
-                msgpack_unpacked_destroy(&m);
-            }
-        }
-        zmq_msg_close(&id);
-        zmq_msg_close(&body);
-        if (got)
-            return 1;
-        if (p->fatal[0]) {
-            snprintf(err, size, "%s", p->fatal);
-            return -1;
-        }
+        int got = receive(p, out, timeout_ms - spent < 100 ? timeout_ms - spent : 100, err,
+                          size);
+        if (got == 1 || got < 0)
+            return got;
     }
+}
+
+int arena_pool_take(arena_pool *p, arena_job_result *out, char *err, size_t size)
+{
+    int got = 2;
+    for (int i = 0; i < 256 && got == 2; i++)
+        got = receive(p, out, 0, err, size);
+    return got == 2 ? 0 : got;
 }
 
 int arena_pool_admit(arena_pool *p, const zauth_key *keys, int n)
