@@ -107,7 +107,7 @@ int ref_runs_reap(ref_runs *r, int k, char **msg, size_t *len)
         }
     }
     ssize_t n = run->cap > run->len ? read(run->fd, run->buf + run->len, run->cap - run->len)
-                                    : -1;
+                                    : (errno = ENOMEM, -1);
     if (n > 0)
         run->len += (size_t)n;
     if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
