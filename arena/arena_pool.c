@@ -4,7 +4,9 @@
  *
  * A worker is lost when its process exits (local ones: waitpid) or when
  * its connection goes away (any worker: the ROUTER drops the peer, on a
- * closed socket at once, on silence after the heartbeat timeout). The
+ * closed socket at once, on silence after the heartbeat timeout). A worker
+ * holds up to its capacity of jobs at once (what it said at ready), each
+ * result matched to its job by id; all of a lost worker's go back. The
  * ROUTER is "mandatory", so a send to a dropped peer fails: every busy
  * worker is probed with a `ping` each second. A lost remote worker's match
  * goes back in the queue; a lost local one is killed, and once reaped its
@@ -41,7 +43,9 @@ typedef struct worker {
     size_t  identity_len;
     pid_t   pid;              /* local workers; 0 for remote ones */
     int     ready;            /* has said hello */
-    int     busy;             /* index into jobs, or -1 */
+    int     busy[ARENA_POOL_CAPACITY];   /* the jobs it plays: indexes into jobs */
+    int     nbusy;
+    int     capacity;         /* jobs it may hold at once: what it said at ready */
     int     gone;             /* lost; a local one's job is held until it is reaped */
     int     dropped;          /* sent records that do not replay: never again */
     int     refused;          /* its results refused so far */
@@ -259,18 +263,19 @@ static void lose(arena_pool *p, worker *w, const char *why)
     if (w->gone)
         return;
     w->gone = 1;
-    if (w->busy >= 0 && w->pid) {
-        fprintf(stderr, "arena: %s while playing match %" PRId64 "\n", why,
-                p->jobs[w->busy].id + 1);
+    if (w->nbusy && w->pid) {
+        for (int b = 0; b < w->nbusy; b++)
+            fprintf(stderr, "arena: %s while playing match %" PRId64 "\n", why,
+                    p->jobs[w->busy[b]].id + 1);
         kill(w->pid, SIGKILL);
         return;
     }
-    if (w->busy >= 0) {
-        p->slot[w->busy].state = QUEUED;
+    for (int b = 0; b < w->nbusy; b++) {
+        p->slot[w->busy[b]].state = QUEUED;
         fprintf(stderr, "arena: %s; match %" PRId64 " goes to another worker\n", why,
-                p->jobs[w->busy].id + 1);
+                p->jobs[w->busy[b]].id + 1);
     }
-    w->busy = -1;
+    w->nbusy = 0;
 }
 
 /* The last words of local worker `pid`, reaped while it held job j: the
@@ -336,7 +341,7 @@ static void probe(arena_pool *p)
     p->probed_ms = now;
     pack_type(p, "ping");
     for (int i = 0; i < p->nworkers; i++)
-        if (!p->workers[i].gone && p->workers[i].busy >= 0)
+        if (!p->workers[i].gone && p->workers[i].nbusy)
             send_to(p, &p->workers[i]);
 }
 
@@ -345,7 +350,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     p->sb.size = 0;
     ref_link_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
-        w->busy = j;
+        w->busy[w->nbusy++] = j;
         p->slot[j].state = RUNNING;
     }
 }
@@ -370,22 +375,28 @@ void arena_pool_limit(arena_pool *p, int jobs)
     p->limit = jobs > 0 ? jobs : 1;
 }
 
+/* Queued jobs to workers with room, one a worker at each pass, so that
+ * the jobs spread over the workers before any fills its capacity. */
 static void dispatch(arena_pool *p)
 {
     int busy = 0;
     for (int i = 0; i < p->nworkers; i++)
-        busy += !p->workers[i].gone && p->workers[i].busy >= 0;
-    for (int i = 0; i < p->nworkers; i++) {
-        worker *w = &p->workers[i];
-        if (!w->ready || w->gone || w->busy >= 0)
-            continue;
-        if (p->limit && busy >= p->limit)
-            return;
-        int next = oldest_queued(p, i);
-        if (next < 0)
-            continue;
-        busy++;
-        send_job(p, w, next);
+        busy += p->workers[i].gone ? 0 : p->workers[i].nbusy;
+    for (int sent = 1; sent;) {
+        sent = 0;
+        for (int i = 0; i < p->nworkers; i++) {
+            worker *w = &p->workers[i];
+            if (!w->ready || w->gone || w->nbusy >= w->capacity)
+                continue;
+            if (p->limit && busy >= p->limit)
+                return;
+            int next = oldest_queued(p, i);
+            if (next < 0)
+                continue;
+            busy++;
+            sent = 1;
+            send_job(p, w, next);
+        }
     }
 }
 
@@ -415,13 +426,13 @@ static worker *new_worker(arena_pool *p)
 {
     worker *w = NULL;
     for (int i = 0; i < p->nworkers && !w; i++)
-        if (p->workers[i].gone && p->workers[i].busy < 0 && !p->workers[i].dropped)
+        if (p->workers[i].gone && !p->workers[i].nbusy && !p->workers[i].dropped)
             w = &p->workers[i];
     if (!w && p->nworkers < MAX_WORKERS)
         w = &p->workers[p->nworkers++];
     if (w) {
         memset(w, 0, sizeof *w);
-        w->busy = -1;
+        w->capacity = 1;
     }
     return w;
 }
@@ -442,11 +453,11 @@ static void check_local(arena_pool *p, char *err, size_t size)
             if (w->pid != p->local[k])
                 continue;
             w->gone = 1;
-            if (w->busy >= 0) {
-                take_blame(p, w->busy, w->pid);
-                died(p, w->busy, status);
+            for (int b = 0; b < w->nbusy; b++) {
+                take_blame(p, w->busy[b], w->pid);
+                died(p, w->busy[b], status);
             }
-            w->busy = -1;
+            w->nbusy = 0;
             w->pid = 0;
         }
         p->local[k] = p->local[--p->nlocal];
@@ -579,6 +590,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             memcpy(w->identity, id, idlen);
             w->identity_len = idlen;
             ref_ready_read(m, &w->hello);
+            w->capacity = w->hello.capacity < ARENA_POOL_CAPACITY ? w->hello.capacity
+                                                                  : ARENA_POOL_CAPACITY;
             int64_t pid = w->hello.pid;
             w->said_pid = pid;
             w->heard_ms = clk_wall_ms();
@@ -594,15 +607,18 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             refuse_revoked(p, w);         /* revoked between its handshake and now */
         return 0;
     }
-    if (strcmp(type, "result") || !w || w->busy < 0)
+    if (strcmp(type, "result") || !w || !w->nbusy)
         return 0;
     int64_t job_id;
-    if (mps_get_int(m, "id", &job_id) < 0 || job_id != p->jobs[w->busy].id) {
+    int b = mps_get_int(m, "id", &job_id) == 0 ? 0 : w->nbusy;
+    while (b < w->nbusy && p->jobs[w->busy[b]].id != job_id)
+        b++;
+    if (b == w->nbusy) {
         fprintf(stderr, "arena: a worker answered a match it was not given; ignored\n");
         return 0;
     }
-    int j = w->busy;
-    w->busy = -1;
+    int j = w->busy[b];
+    w->busy[b] = w->busy[--w->nbusy];
     w->played++;
     p->slot[j].state = RETURNED;
     p->pending--;
@@ -671,6 +687,47 @@ void arena_job_result_read(const msgpack_object *m, arena_job_result *out)
                                                .seat = r.log_seat[i] };
 }
 
+/* Waits up to `wait` ms for one message and handles it: 1 when it was a
+ * result (in *out), 2 when it was something else, 0 when none came, -1
+ * when the pool broke (err). */
+static int receive(arena_pool *p, arena_job_result *out, long wait, char *err, size_t size)
+{
+    zmq_pollitem_t items[2] = { { p->sock, 0, ZMQ_POLLIN, 0 }, { p->zap, 0, ZMQ_POLLIN, 0 } };
+    if (zmq_poll(items, p->zap ? 2 : 1, wait) < 0) {
+        if (errno == EINTR)
+            return 2;
+        snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
+        return -1;
+    }
+    if (p->zap && (items[1].revents & ZMQ_POLLIN))
+        zauth_handle_by(p->zap, admits, p, 1);
+    if (!(items[0].revents & ZMQ_POLLIN))
+        return p->zap && (items[1].revents & ZMQ_POLLIN) ? 2 : 0;
+    zmq_msg_t id, body;
+    zmq_msg_init(&id);
+    zmq_msg_init(&body);
+    int got = 0;
+    if (zmq_msg_recv(&id, p->sock, 0) >= 0 && zmq_msg_more(&id) &&
+        zmq_msg_recv(&body, p->sock, 0) >= 0) {
+        msgpack_unpacked m;
+        if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
+            got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
+                         zmq_msg_gets(&body, "Peer-Address"), zmq_msg_gets(&body, "User-Id"),
+                         out);
+            msgpack_unpacked_destroy(&m);
+        }
+    }
+    zmq_msg_close(&id);
+    zmq_msg_close(&body);
+    if (got)
+        return 1;
+    if (p->fatal[0]) {
+        snprintf(err, size, "%s", p->fatal);
+        return -1;
+    }
+    return 2;
+}
+
 int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *err,
                     size_t size)
 {
@@ -684,41 +741,19 @@ int arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms, char *
         long spent = (long)(clk_mono_ms() - t0);
         if (spent >= timeout_ms)
             return 0;
-        zmq_pollitem_t items[2] = { { p->sock, 0, ZMQ_POLLIN, 0 }, { p->zap, 0, ZMQ_POLLIN, 0 } };
-        long wait = timeout_ms - spent < 100 ? timeout_ms - spent : 100;
-        if (zmq_poll(items, p->zap ? 2 : 1, wait) < 0) {
-            if (errno == EINTR)
-                continue;
-            snprintf(err, size, "worker socket: %s", zmq_strerror(errno));
-            return -1;
-        }
-        if (p->zap && (items[1].revents & ZMQ_POLLIN))
-            zauth_handle_by(p->zap, admits, p, 1);
-        if (!(items[0].revents & ZMQ_POLLIN))
-            continue;
-        zmq_msg_t id, body;
-        zmq_msg_init(&id);
-        zmq_msg_init(&body);
-        int got = 0;
-        if (zmq_msg_recv(&id, p->sock, 0) >= 0 && zmq_msg_more(&id) &&
-            zmq_msg_recv(&body, p->sock, 0) >= 0) {
-            msgpack_unpacked m;
-            if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
-                got = handle(p, zmq_msg_data(&id), zmq_msg_size(&id), &m.data,
-                             zmq_msg_gets(&body, "Peer-Address"),
-                             zmq_msg_gets(&body, "User-Id"), out);
-                msgpack_unpacked_destroy(&m);
-            }
-        }
-        zmq_msg_close(&id);
-        zmq_msg_close(&body);
-        if (got)
-            return 1;
-        if (p->fatal[0]) {
-            snprintf(err, size, "%s", p->fatal);
-            return -1;
-        }
+        int got = receive(p, out, timeout_ms - spent < 100 ? timeout_ms - spent : 100, err,
+                          size);
+        if (got == 1 || got < 0)
+            return got;
     }
+}
+
+int arena_pool_take(arena_pool *p, arena_job_result *out, char *err, size_t size)
+{
+    int got = 2;
+    for (int i = 0; i < 256 && got == 2; i++)
+        got = receive(p, out, 0, err, size);
+    return got == 2 ? 0 : got;
 }
 
 int arena_pool_admit(arena_pool *p, const zauth_key *keys, int n)

@@ -35,6 +35,9 @@ typedef ref_link_job arena_job;
  * played again: arena_pool_next returns its verdict instead (`deaths`). */
 #define ARENA_POOL_DEATHS 2
 
+/* The most jobs one worker holds at once, whatever capacity it states. */
+#define ARENA_POOL_CAPACITY 64
+
 typedef struct arena_job_result {
     int64_t id;
     int     deaths;               /* > 0: a verdict, not a result (arena_match_from_verdict) */
@@ -76,6 +79,12 @@ int  arena_pool_submit(arena_pool *p, const arena_job *job);       /* 0 or -1 */
  * arena_job_result_free), 0 on time out, -1 if the pool broke (err). */
 int  arena_pool_next(arena_pool *p, arena_job_result *out, int timeout_ms,
                      char *err, size_t size);
+/* A result already received, without waiting and without handing out any
+ * job: 1 with *out, 0 when none is waiting, -1 if the pool broke (err).
+ * The arena stores a batch of results in one commit (arena_db_batch_begin)
+ * taking them this way, so that no worker is given its next job before
+ * its result is durable (arena_pool_next hands jobs out). */
+int  arena_pool_take(arena_pool *p, arena_job_result *out, char *err, size_t size);
 /* The result arena_pool_next just gave is refused: its record does not
  * answer its job or does not replay (why). Logged naming the worker; the
  * job goes back in the queue for another worker, and a worker with two

@@ -155,6 +155,9 @@ static arena_seating seating_of(const arena_spec *spec, const arena_game *g)
  * once, which is said. The same machine overloaded at one match at a time,
  * again and again, stops the tournament (resumable) rather than loop. */
 #define MAX_REPLAYS_AT_ONE 5
+/* The most results stored in one commit (arena_db_batch_begin): enough to
+ * divide the commit's cost, few enough that progress is seen as it goes. */
+#define BATCH_RESULTS 64
 
 static int replay_contended(arena_pool *pool, const arena_spec *spec, const arena_run *run,
                             const arena_game *g, arena_db *db, int *concurrency, int *replays,
@@ -618,32 +621,51 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
     if (pool && run->remote.listen)
         fprintf(stderr, "arena: workers connect to %s (referee worker --connect ...)\n",
                 arena_pool_listening(pool));
-    int replays = 0;
+    int replays = 0, batched = 0;  /* results stored in the open batch */
     double t0 = clk_mono_s(), last = 0;
     while (pool) {
-        if (run->stop && *run->stop) {
-            snprintf(err, size, "stopped: %d of %d matches stored; run the same command again "
-                     "(or arena tournament --resume) to play the rest",
-                     stored_count(db, t.id, done), total);
-            goto out;
-        }
-        share_tick(&sh, db, t.id, &done, pool);
-        if (hand_out(pool, &c, &e, spec, seats, run, db, t.id, &sh, err, size) < 0)
-            goto out;
-        if (arena_pool_pending(pool) == 0 &&
-            (e.size ? event_walked(db, t.id, &e, spec, &sh, run, &done)
-                    : walked(db, t.id, &c, &sh, run, &done)))
-            break;
+        /* The results already waiting go in one batch with the claims of
+         * the jobs handed out after them: one commit for them all. No job
+         * is handed out (arena_pool_next) while it is open, so a worker's
+         * result is durable before it is given another job. */
         arena_job_result res;
-        int idle = arena_pool_pending(pool) == 0;    /* waiting on another arena */
-        int got = arena_pool_next(pool, &res, idle ? 1000 : 250, err, size);
+        int got = batched && batched < BATCH_RESULTS ? arena_pool_take(pool, &res, err, size) : 0;
         if (got < 0)
             goto out;
         if (!got) {
-            if (!run->quiet && tty)
-                progress(db, t.id, done, total, ndone, t0, tty, &last);
-            continue;
+            if (run->stop && *run->stop) {
+                snprintf(err, size, "stopped: %d of %d matches stored; run the same command "
+                         "again (or arena tournament --resume) to play the rest",
+                         stored_count(db, t.id, done), total);
+                goto out;
+            }
+            if (!batched && arena_db_batch_begin(db, err, size) < 0)
+                goto out;
+            share_tick(&sh, db, t.id, &done, pool);
+            if (hand_out(pool, &c, &e, spec, seats, run, db, t.id, &sh, err, size) < 0)
+                goto out;
+            batched = 0;
+            if (arena_db_batch_commit(db, err, size) < 0)
+                goto out;
+            if (arena_pool_pending(pool) == 0 &&
+                (e.size ? event_walked(db, t.id, &e, spec, &sh, run, &done)
+                        : walked(db, t.id, &c, &sh, run, &done)))
+                break;
+            int idle = arena_pool_pending(pool) == 0;    /* waiting on another arena */
+            got = arena_pool_next(pool, &res, idle ? 1000 : 250, err, size);
+            if (got < 0)
+                goto out;
+            if (!got) {
+                if (!run->quiet && tty)
+                    progress(db, t.id, done, total, ndone, t0, tty, &last);
+                continue;
+            }
+            if (arena_db_batch_begin(db, err, size) < 0) {
+                arena_job_result_free(&res);
+                goto out;
+            }
         }
+        batched++;
         int stored = store_result(db, pool, spec, seats, &e, t.id, total, &res, err, size);
         if (stored == 3) {
             arena_game g;
@@ -683,6 +705,8 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
         goto out;
     rc = 0;
 out:
+    if (arena_db_batch_commit(db, rc < 0 ? NULL : err, rc < 0 ? 0 : size) < 0)
+        rc = -1;                  /* what was stored stays stored, even on an error */
     arena_beat_stop(&sh.beat, db, pool);
     arena_pool_stop(pool);
     if (pool && rc < 0)

@@ -8,7 +8,7 @@
  *   arena [--db FILE] ladder [--name NAME] [options]
  *   arena [--db FILE] standings | crosstable | matches [--tournament ID] [--format F]
  *   arena [--db FILE] replay MATCH_ID | rerun MATCH_ID | check [--replay] | sprt A B [--play]
- *   arena bench [--games N] | --web | --ladder
+ *   arena bench [--games N] | --web | --ladder | --coordinator | --remote
  *   arena user add NAME --endpoint E --out FILE | user list | user revoke NAME
  *   arena gateway --listen ENDPOINT | submit --credentials FILE ... DIR|ARCHIVE
  *
@@ -439,6 +439,7 @@ static const char usage[] =
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
     "  bench --coordinator    matches a minute one arena takes from workers answering at once\n"
+    "  bench --remote         workers in network namespaces against the same local (root)\n"
     "  serve                  the web: leaderboard, bots, matches, replays (read-only)\n"
     "Each command takes --help; --version prints the release.\n";
 
@@ -510,6 +511,8 @@ static int run_command(const char *cmd, int n, char **rest)
             return arena_bench_ladder_main(n - 1, rest + 1, referee, bot);
         if (n > 0 && !strcmp(rest[0], "--coordinator"))
             return arena_bench_coord_main(n - 1, rest + 1, referee, bot);
+        if (n > 0 && !strcmp(rest[0], "--remote"))
+            return arena_bench_remote_main(n - 1, rest + 1, referee, bot);
         return arena_bench_main(n, rest, referee, bot);
     }
     return ac_fail("unknown command '%s' (see arena --help)", cmd);

@@ -21,6 +21,9 @@ struct arena_spec;
 int arena_bench_db(const char *path, const char *bot, int games, struct arena_db **db,
                    struct arena_spec *spec);
 int arena_bench_coord_main(int argc, char **argv, const char *referee, const char *bot);
+/* `arena bench --remote`: workers in network namespaces against the same
+ * workers local, 1, 2 and 4 of them (arena_bench_remote.c; root only). */
+int arena_bench_remote_main(int argc, char **argv, const char *referee, const char *bot);
 
 /* What both benches share (arena_bench.c). */
 /* Sorts v[0..n) and returns its middle value (n is odd in every bench),

@@ -36,6 +36,7 @@
 typedef struct sim {
     pthread_t   thread;
     const char *endpoint;
+    int         capacity;         /* jobs it holds at once, said at ready */
     atomic_int *handed;           /* jobs received, all simulated workers */
     double      cpu_s;            /* its CPU making records */
     int         failed;
@@ -130,6 +131,7 @@ static void *sim_main(void *arg)
     s->failed = zmq_connect(sock, s->endpoint) < 0 || ref_ready_local(&hello, NULL, err,
                                                                        sizeof err) < 0;
     if (!s->failed) {
+        hello.capacity = s->capacity;
         ref_ready_pack(&sb, &hello);
         zmq_send(sock, sb.data, sb.size, 0);
     }
@@ -212,8 +214,8 @@ static double load_1min(void)
 }
 
 /* The tournament the simulated workers answer, timed. 0, or -1. */
-static int run_bench(const char *dir, int nsims, int matches, const char *referee,
-                     const char *bot)
+static int run_bench(const char *dir, int nsims, int capacity, int matches,
+                     const char *referee, const char *bot)
 {
     char path[256], endpoint[300], err[512];
     snprintf(path, sizeof path, "%s/coordinator.db", dir);
@@ -228,7 +230,7 @@ static int run_bench(const char *dir, int nsims, int matches, const char *refere
     atomic_int handed = 0;
     sim sims[MAX_SIMS];
     for (int i = 0; i < nsims; i++) {
-        sims[i] = (sim){ .endpoint = endpoint, .handed = &handed };
+        sims[i] = (sim){ .endpoint = endpoint, .capacity = capacity, .handed = &handed };
         pthread_create(&sims[i].thread, NULL, sim_main, &sims[i]);
     }
     double load0 = load_1min(), t0 = clk_mono_s(), cpu0 = thread_cpu_s();
@@ -249,9 +251,10 @@ static int run_bench(const char *dir, int nsims, int matches, const char *refere
         return -1;
     }
     double replay = replay_ms(200), per_min = 60.0 / t;
-    printf("coordinator bench: %d %s matches, %d simulated workers (threads), replay check on;"
-           " load %.1f at start, %.1f at end (1-minute average; %ld cores)\n", matches,
-           game_default()->name, nsims, load0, load1, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("coordinator bench: %d %s matches, %d simulated workers (threads) of capacity %d,"
+           " replay check on; load %.1f at start, %.1f at end (1-minute average; %ld cores)\n",
+           matches, game_default()->name, nsims, capacity, load0, load1,
+           sysconf(_SC_NPROCESSORS_ONLN));
     printf("handed out   %8.0f matches/min\n", atomic_load(&handed) * per_min);
     printf("verified     %8.0f matches/min (every record replayed; none refused)\n",
            stored * per_min);
@@ -268,18 +271,21 @@ static int run_bench(const char *dir, int nsims, int matches, const char *refere
 
 int arena_bench_coord_main(int argc, char **argv, const char *referee, const char *bot)
 {
-    int nsims = 2, matches = 20000;
+    int nsims = 2, capacity = 8, matches = 20000;
     char err[256];
     const cli_flag flags[] = {
         CLI_NUM("--workers", CLI_INT, "N", "simulated workers (default 2)", &nsims, 1,
                 MAX_SIMS),
+        CLI_NUM("--capacity", CLI_INT, "C", "jobs each holds at once, as C workers would "
+                "(default 8)", &capacity, 1, 64),
         CLI_NUM("--matches", CLI_INT, "M", "matches to store, even (default 20000)", &matches,
                 2, 10000000),
         CLI_END,
     };
     int got = cli_parse(flags, argc, argv, NULL, NULL, 0, err, sizeof err);
     if (got == 1) {
-        printf("usage: arena bench --coordinator [--workers N] [--matches M]   matches a "
+        printf("usage: arena bench --coordinator [--workers N] [--capacity C] [--matches M]"
+               "   matches a "
                "minute one arena takes from workers that answer at once\n");
         cli_help(stdout, flags);
         return 0;
@@ -294,7 +300,7 @@ int arena_bench_coord_main(int argc, char **argv, const char *referee, const cha
         perror("arena: bench");
         return 1;
     }
-    int rc = run_bench(dir, nsims, matches, referee, bot);
+    int rc = run_bench(dir, nsims, capacity, matches, referee, bot);
     char sock[64];
     snprintf(sock, sizeof sock, "%s/coordinator", dir);
     unlink(sock);

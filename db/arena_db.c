@@ -88,19 +88,23 @@ static int exec_simple(arena_db *db, const char *sql, char *err, size_t size, co
     return 0;
 }
 
+/* Inside a batch (arena_db_batch_begin) each call's transaction is a
+ * savepoint of the batch's: still all or nothing, committed with it. */
 int adb_begin(arena_db *db, char *err, size_t size)
 {
-    return exec_simple(db, "BEGIN IMMEDIATE", err, size, "cannot start a transaction");
+    return exec_simple(db, db->batch ? "SAVEPOINT adb" : "BEGIN IMMEDIATE", err, size,
+                       "cannot start a transaction");
 }
 
 int adb_begin_read(arena_db *db, char *err, size_t size)
 {
-    return exec_simple(db, "BEGIN", err, size, "cannot start a transaction");
+    return exec_simple(db, db->batch ? "SAVEPOINT adb" : "BEGIN", err, size,
+                       "cannot start a transaction");
 }
 
 int adb_commit(arena_db *db, char *err, size_t size)
 {
-    if (exec_simple(db, "COMMIT", err, size, "cannot commit") != 0) {
+    if (exec_simple(db, db->batch ? "RELEASE adb" : "COMMIT", err, size, "cannot commit") != 0) {
         adb_rollback(db);
         return -1;
     }
@@ -111,8 +115,32 @@ void adb_rollback(arena_db *db)
 {
     /* Harmless when SQLite already rolled back on its own (it does after
      * some errors); the transaction is gone either way. */
-    if (!sqlite3_get_autocommit(db->h))
+    if (sqlite3_get_autocommit(db->h))
+        return;
+    if (db->batch)       /* only this call's part: the batch's earlier work stays */
+        sqlite3_exec(db->h, "ROLLBACK TO adb; RELEASE adb", NULL, NULL, NULL);
+    else
         sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int arena_db_batch_begin(arena_db *db, char *err, size_t size)
+{
+    if (exec_simple(db, "BEGIN IMMEDIATE", err, size, "cannot start a transaction") != 0)
+        return -1;
+    db->batch = 1;
+    return 0;
+}
+
+int arena_db_batch_commit(arena_db *db, char *err, size_t size)
+{
+    if (!db->batch)
+        return 0;
+    db->batch = 0;
+    if (sqlite3_get_autocommit(db->h)) {       /* SQLite rolled the batch back on an error */
+        adb_err(err, size, "a batch of writes was rolled back");
+        return -1;
+    }
+    return adb_commit(db, err, size);
 }
 
 void adb_col_text(sqlite3_stmt *st, int col, char *dst, size_t size)

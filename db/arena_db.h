@@ -41,6 +41,13 @@ int  arena_db_open(arena_db **db, const char *path, int create, char *err, size_
 int  arena_db_open_readonly(arena_db **db, const char *path, char *err, size_t size);
 void arena_db_close(arena_db *db);
 int  arena_db_schema_version(arena_db *db);
+/* A batch: the writes until arena_db_batch_commit are one transaction, each
+ * call's own a savepoint in it (all or nothing still), so that one commit
+ * (the WAL's frames written once) serves several results. Nothing written
+ * in it is durable, or seen by other connections, before the commit. 0, or
+ * -1 with err (batch_commit: the batch is gone, rolled back). */
+int  arena_db_batch_begin(arena_db *db, char *err, size_t size);
+int  arena_db_batch_commit(arena_db *db, char *err, size_t size);
 
 /* ---- bots ---------------------------------------------------------------- */
 

@@ -31,6 +31,7 @@
 
 struct arena_db {
     sqlite3 *h;
+    int batch;                    /* in a batch: transactions are its savepoints */
     int ncache;
     struct {
         const char *sql;          /* keyed by pointer: each call site owns its text */

@@ -22,6 +22,9 @@
 
 static char blame_dir[200];
 static volatile int64_t job_now = -1;
+/* The worker's pid, which the arena reaps: its match processes (forked,
+ * ref_runs.h) write their last words under it. */
+static pid_t blame_pid;
 static int spare[SPARE_FDS] = { -1, -1, -1, -1 };
 static char folders[MAX_FOLDERS][256];   /* held `.lock`s' folders: the match's is one */
 static int nfolders;
@@ -140,7 +143,7 @@ static void on_abort(int sig)
     pat = dlen;
     memcpy(path + pat, "/blame.", 7);
     pat += 7;
-    put_num(path, sizeof path - 1, &pat, getpid());
+    put_num(path, sizeof path - 1, &pat, blame_pid);
     path[pat] = 0;
     put_num(text, sizeof text, &at, job_now);
     text[at++] = ' ';
@@ -162,6 +165,7 @@ void ref_blame_arm(const char *dir)
         return;
     }
     snprintf(blame_dir, sizeof blame_dir, "%s", dir);
+    blame_pid = getpid();
     for (int i = 0; i < SPARE_FDS; i++)
         if (spare[i] < 0)
             spare[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);

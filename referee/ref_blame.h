@@ -7,7 +7,8 @@
  * calls (and fds reserved for it) it finds its match folder among its open
  * files (the folder's held .lock), counts each seat's accepted connections
  * in /proc/net/unix (an accepted socket shows its listener's path), and
- * writes "JOB SEAT CONNECTIONS" to DIR/blame.PID, DIR being the folder of
+ * writes "JOB SEAT CONNECTIONS" to DIR/blame.PID (PID the worker's, which
+ * armed it), DIR being the folder of
  * the arena's ipc endpoint. The arena reads it when it reaps the worker
  * (arena_pool.c) and the match's verdict names that seat.
  */

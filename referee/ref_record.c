@@ -94,6 +94,33 @@ static uint32_t micros_of(double ms)
     return (uint32_t)(ms * 1000.0 + 0.5);
 }
 
+/* A time in milliseconds (0 to 4e6) into microseconds: 0, or -1. The
+ * writer's "%.3f" is read digit by digit (exactly, and without strtod,
+ * a tenth of a replay's parse); any other spelling through kv_f64. */
+static int read_ms(const char *text, uint32_t *us)
+{
+    uint64_t whole = 0, frac = 0;
+    const char *c = text;
+    while (*c >= '0' && *c <= '9' && c - text < 8)
+        whole = whole * 10 + (uint64_t)(*c++ - '0');
+    int digits = 0;
+    if (c > text && *c == '.')
+        for (c++; *c >= '0' && *c <= '9' && digits < 4; c++, digits++)
+            frac = frac * 10 + (uint64_t)(*c - '0');
+    if (c > text && !*c && digits >= 1 && digits <= 3 && whole <= 4000000 &&
+        (whole < 4000000 || frac == 0)) {
+        for (; digits < 3; digits++)
+            frac *= 10;
+        *us = (uint32_t)(whole * 1000 + frac);
+        return 0;
+    }
+    double t;
+    if (kv_f64(text, 0, 4e6, &t) < 0)
+        return -1;
+    *us = micros_of(t);
+    return 0;
+}
+
 /* "SEAT MS [cpu=MS] [wait=MS] [log=BYTES] HOW ACTION"; unknown KEY=VALUE
  * fields are skipped, so that a later field does not make old readers
  * fail. */
@@ -104,14 +131,11 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     char *how = strtok_r(NULL, " ", &save);
     ref_decision d = { .cpu_us = REF_UNMEASURED, .wait_us = REF_UNMEASURED,
                        .log_end = REF_LOG_UNMARKED };
-    double t;
     for (; how && strchr(how, '='); how = strtok_r(NULL, " ", &save)) {
         uint32_t *field = !strncmp(how, "cpu=", 4) ? &d.cpu_us
                           : !strncmp(how, "wait=", 5) ? &d.wait_us : NULL;
-        if (field && kv_f64(strchr(how, '=') + 1, 0, 4e6, &t) < 0)
+        if (field && read_ms(strchr(how, '=') + 1, field) < 0)
             return -1;
-        if (field)
-            *field = micros_of(t);
         int64_t bytes;
         if (!strncmp(how, "log=", 4)) {
             if (kv_i64(how + 4, 0, INT64_MAX, &bytes) < 0)
@@ -123,9 +147,8 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     int64_t s;
     if (!seat || !ms || !how || !action || !g || g->parse(action, &d.action) < 0)
         return -1;
-    if (kv_f64(ms, 0, 4e6, &t) < 0 || kv_i64(seat, 0, r->seats - 1, &s) < 0)
+    if (read_ms(ms, &d.micros) < 0 || kv_i64(seat, 0, r->seats - 1, &s) < 0)
         return -1;
-    d.micros = micros_of(t);
     d.seat = (uint8_t)s;
     d.substituted = strcmp(how, "random") == 0;
     return ref_record_add(r, &d);
@@ -151,8 +174,13 @@ static unsigned once_bit(const char *key)
 static int parse_field(ref_record *r, const game_api **g, const char *key, char *rest,
                        unsigned *seen)
 {
-    int bad = (*seen & once_bit(key)) != 0;
-    *seen |= once_bit(key);
+    /* Most lines are decisions: read before the once_keys are looked up
+     * (a replay reads every record the arena stores). */
+    if (!strcmp(key, "decision"))
+        return parse_decision(r, *g, rest) != 0;
+    unsigned bit = once_bit(key);
+    int bad = (*seen & bit) != 0;
+    *seen |= bit;
     if (bad) {
         /* refused below, with its line */
     } else if (!strcmp(key, "game")) {
@@ -168,8 +196,6 @@ static int parse_field(ref_record *r, const game_api **g, const char *key, char 
         snprintf(r->clock, sizeof r->clock, "%s", rest);
     } else if (!strcmp(key, "bot")) {
         bad = parse_bot(r, rest);
-    } else if (!strcmp(key, "decision")) {
-        bad = parse_decision(r, *g, rest);
     } else if (!strcmp(key, "result")) {
         char *save = NULL, *tok = strtok_r(rest, " ", &save);
         for (int i = 0; i < r->seats; i++, tok = strtok_r(NULL, " ", &save)) {

@@ -36,6 +36,7 @@
 #include "ref_log.h"
 #include "ref_match.h"
 #include "ref_record.h"
+#include "ref_runs.h"
 #include "ref_worker.h"
 #include "zauth.h"
 
@@ -80,12 +81,13 @@ typedef struct worker_opts {
     int         verbose;    /* one line per job on stderr */
     const char *curve_server, *curve_key;   /* key files, or NULL */
     ref_sandbox_mode sandbox;   /* how its bots are isolated */
-    ref_ready   hello;      /* what it says at ready: the games it plays */
+    ref_ready   hello;      /* what it says at ready: the games it plays, its capacity */
 } worker_opts;
 
 static const char worker_usage[] =
     "usage: referee worker --connect ENDPOINT [--stay] [--verbose] [--sandbox MODE]\n"
-    "                      [--games LIST] [--curve-server ARENA.pub --curve-key KEY]\n"
+    "                      [--games LIST] [--capacity N]\n"
+    "                      [--curve-server ARENA.pub --curve-key KEY]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
@@ -93,13 +95,14 @@ static const char worker_usage[] =
     "                      $ARENA_SANDBOX, else auto)\n"
     "  --games LIST        play only these games (comma-separated; default: every\n"
     "                      game this referee has); the arena hands out no other\n"
+    "  --capacity N        play up to N matches at once (1 to 64; default 1)\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
     "  --curve-key F       with this worker's secret key (arena keygen)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
-    const char *sandbox = NULL, *games = NULL;
+    const char *sandbox = NULL, *games = NULL, *capacity = "1";
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
             o->endpoint = argv[++i];
@@ -115,6 +118,8 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             sandbox = argv[++i];
         else if (!strcmp(argv[i], "--games") && i + 1 < argc)
             games = argv[++i];
+        else if (!strcmp(argv[i], "--capacity") && i + 1 < argc)
+            capacity = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -134,6 +139,13 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
         fprintf(stderr, "referee: worker: %s\n", err);
         return -1;
     }
+    int64_t n;
+    if (kv_i64(capacity, 1, REF_RUNS_MAX, &n) < 0) {
+        fprintf(stderr, "referee: worker: --capacity must be a number from 1 to %d\n",
+                REF_RUNS_MAX);
+        return -1;
+    }
+    o->hello.capacity = (int)n;
     if (!o->curve_server != !o->curve_key) {
         fprintf(stderr, "referee: worker: --curve-server and --curve-key go together\n");
         return -1;
@@ -153,10 +165,11 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
     ref_dir_remove(dir);
 }
 
-/* Plays one job message and answers it. */
-static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
-                    const worker_opts *o)
+/* Plays one job message and packs its answer into sb: in the match's own
+ * process (ref_runs.h). */
+static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, void *ctx)
 {
+    const worker_opts *o = ctx;
     ref_job job;
     char err[512] = "";
     int read = ref_job_read(msg, &job, err, sizeof err);
@@ -169,8 +182,6 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
     ref_dir dir;
     ref_link_result res = { .id = id, .started_ms = clk_wall_ms() };
     int nbots = read == 0 ? job.cfg.nbots : 0, played = -1;
-    if (o->verbose)
-        fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
     int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
     ref_blame_job(id);
     if (made)
@@ -190,9 +201,7 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
                 " %.1f s\n", id, seed, played == 0 ? rec.reason : "not played: ",
                 played == 0 ? "" : err, rec.ndecisions,
                 (double)(res.finished_ms - res.started_ms) / 1000);
-    sb->size = 0;
     ref_link_result_pack(sb, &res);
-    send_sb(sock, sb);
     for (int i = 0; i < nbots; i++)
         ref_log_free(&res.logs[i]);
     free(res.record);
@@ -204,7 +213,7 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
 #define REFUSED_RETRY_MS 2000
 
 /* Why the arena refused this worker, said in words on its side. */
-static void say_refused(const char *why, int64_t arena_protocol)
+static void say_refused(const char *why, int64_t arena_protocol, int stopped)
 {
     if (!strcmp(why, "protocol_version"))
         fprintf(stderr, "referee worker: the arena stopped this worker: protocol_version: the "
@@ -215,6 +224,49 @@ static void say_refused(const char *why, int64_t arena_protocol)
                 "was revoked (arena worker revoke): it is refused from now on\n");
     else
         fprintf(stderr, "referee worker: the arena stopped this worker: %s\n", why);
+    fprintf(stderr, "referee worker: %d running match%s stopped; exiting\n", stopped,
+            stopped == 1 ? "" : "es");
+}
+
+/* Starts job `m` in a match process of its own, or answers it with why it
+ * cannot be played here. */
+static void start_job(void *sock, msgpack_sbuffer *sb, ref_runs *runs, const msgpack_object *m,
+                      worker_opts *o)
+{
+    int64_t id = -1;
+    uint64_t seed = 0;
+    mps_get_int(m, REF_LINK_ID, &id);
+    mps_get_u64(m, REF_LINK_SEED, &seed);
+    /* Said here, not in its process: a worker's log shows the matches it
+     * took in the order it took them. */
+    if (o->verbose)
+        fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
+    char err[160];
+    if (runs->n >= o->hello.capacity)
+        snprintf(err, sizeof err, "this worker plays %d match%s at once (its capacity)",
+                 o->hello.capacity, o->hello.capacity == 1 ? "" : "es");
+    else if (ref_runs_start(runs, id, m, run_job, o, err, sizeof err) == 0)
+        return;
+    int64_t now = clk_wall_ms();
+    ref_link_result res = { .id = id, .error = err, .started_ms = now, .finished_ms = now };
+    sb->size = 0;
+    ref_link_result_pack(sb, &res);
+    send_sb(sock, sb);
+}
+
+/* Sends the result of each match process that has ended (polled in items,
+ * one a run). */
+static void answer_ended(void *sock, ref_runs *runs, const zmq_pollitem_t *items)
+{
+    for (int k = runs->n - 1; k >= 0; k--) {
+        char *msg;
+        size_t len;
+        if ((items[k].revents & (ZMQ_POLLIN | ZMQ_POLLERR)) &&
+            ref_runs_reap(runs, k, &msg, &len) == 1) {
+            zmq_send(sock, msg, len, 0);
+            free(msg);
+        }
+    }
 }
 
 /* Events of the link: each new connection (the first, or one after the
@@ -312,8 +364,11 @@ int ref_worker_main(int argc, char **argv)
     msgpack_sbuffer_init(&sb);
     int rc = 0, refused = 0;      /* a refusal is told once, not at every retry */
     int64_t retry_ms = 0;         /* when to knock again after a refused handshake */
+    ref_runs runs = { .n = 0 };   /* the matches in flight */
     for (;;) {
-        zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { mon, 0, ZMQ_POLLIN, 0 } };
+        zmq_pollitem_t items[2 + REF_RUNS_MAX] = { { sock, 0, ZMQ_POLLIN, 0 },
+                                                   { mon, 0, ZMQ_POLLIN, 0 } };
+        ref_runs_items(&runs, items + 2);
         long wait = retry_ms ? (long)(retry_ms - clk_mono_ms()) : -1;
         if (retry_ms && wait <= 0) {
             /* libzmq gives up a connection whose handshake was refused: the
@@ -323,12 +378,13 @@ int ref_worker_main(int argc, char **argv)
             retry_ms = 0;
             continue;
         }
-        if (zmq_poll(items, 2, wait) < 0) {
+        if (zmq_poll(items, 2 + runs.n, wait) < 0) {
             if (errno == EINTR)
                 continue;
             rc = 1;
             break;
         }
+        answer_ended(sock, &runs, items + 2);
         if (items[1].revents & ZMQ_POLLIN) {
             int event = link_event(mon);
             if (event == ZMQ_EVENT_HANDSHAKE_SUCCEEDED) {
@@ -365,19 +421,26 @@ int ref_worker_main(int argc, char **argv)
             mps_get_int(&msg.data, "protocol", &theirs);
         }
         if (!strcmp(type, "job"))
-            run_job(sock, &sb, &msg.data, &o);
+            start_job(sock, &sb, &runs, &msg.data, &o);
         else if (strcmp(type, "ping") && strcmp(type, "stop"))
             fprintf(stderr, "referee worker: unexpected message from the arena\n");
         if (ok)
             msgpack_unpacked_destroy(&msg);
+        /* A stop is obeyed at once: the matches in flight are the arena's,
+         * which no longer wants them (it handed them to another worker). */
+        int stopped = !strcmp(type, "stop") ? ref_runs_stop(&runs) : 0;
         if (!strcmp(type, "stop") && why[0]) {     /* refused: staying cannot help */
-            say_refused(why, theirs);
+            say_refused(why, theirs, stopped);
             rc = 1;
             break;
         }
+        if (stopped)
+            fprintf(stderr, "referee worker: the arena said stop: %d running match%s stopped\n",
+                    stopped, stopped == 1 ? "" : "es");
         if (!strcmp(type, "stop") && !o.stay)
             break;
     }
+    ref_runs_stop(&runs);
     msgpack_sbuffer_destroy(&sb);
     zmq_socket_monitor(sock, NULL, 0);
     zmq_close(mon);

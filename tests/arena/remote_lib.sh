@@ -122,6 +122,19 @@ procs_with() {
   return 0
 }
 
+# True once no live process's command line contains $1 (waits up to 5 s:
+# processes killed by a signal take a moment to go); else lists them on stderr.
+none_left() {
+  local left i
+  for i in $(seq 100); do
+    left=$(procs_with "$1")
+    [ -z "$left" ] && return 0
+    sleep 0.05
+  done
+  echo "$left" >&2
+  return 1
+}
+
 # ---- forging workers ----------------------------------------------------------
 
 FORGE_GAMES=4 FORGE_SEED=7

@@ -565,6 +565,41 @@ static void test_tournaments(void **state)
 
 /* ---- matches ------------------------------------------------------------ */
 
+/* A batch: several stores in one commit, each still all or nothing (one
+ * that fails is undone alone), none seen by another connection before the
+ * commit. */
+static void test_match_batch(void **state)
+{
+    arena_db *db = open_new("batch");
+    const char *path = db_path("batch");
+    int64_t a = add_bot(db, "a"), b = add_bot(db, "b");
+    arena_tournament t = tour(4);
+    assert_int_equal(arena_db_tournament_open(db, &t, err, sizeof err), 0);
+    assert_int_equal(arena_db_batch_commit(db, err, sizeof err), 0);   /* none open: nothing */
+    assert_int_equal(arena_db_batch_begin(db, err, sizeof err), 0);
+    for (int i = 0; i < 2; i++) {
+        arena_match m = match2(a, b, i, 32);
+        m.tournament_id = t.id;
+        m.game_index = i;
+        store_ok(db, &m);
+    }
+    arena_match bad = match2(a, b + 100, 1, 32);   /* no such bot: refused */
+    bad.tournament_id = t.id;
+    bad.game_index = 2;
+    assert_int_equal(arena_db_match_store(db, &bad, err, sizeof err), -1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches"), 0);   /* not yet */
+    arena_match last = match2(a, b, 1, 32);
+    last.tournament_id = t.id;
+    last.game_index = 3;
+    store_ok(db, &last);
+    assert_int_equal(arena_db_batch_commit(db, err, sizeof err), 0);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches"), 3);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM matches WHERE game_index = 2"), 0);
+    assert_int_equal(raw_int(path, "SELECT sum(games) FROM ratings"), 6);
+    check_equal(db);
+    arena_db_close(db);
+}
+
 static void test_match_duplicate(void **state)
 {
     arena_db *db = open_new("dup");
@@ -1137,6 +1172,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_tournaments),
         cmocka_unit_test(test_match_duplicate),
+        cmocka_unit_test(test_match_batch),
         cmocka_unit_test(test_match_roundtrip),
         cmocka_unit_test(test_elo_two_seats),
         cmocka_unit_test(test_elo_four_seats),

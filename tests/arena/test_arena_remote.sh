@@ -9,6 +9,11 @@
 # - killed:  a worker killed -9 in the middle of a match: its match is
 #            handed to another worker, every match is stored once, and the
 #            killed worker's bots die with it;
+# - capacity: a worker of capacity 3 holds three matches at once (each
+#            held by a bot that never says hello); killed -9, all three go to
+#            another worker (capacity 2, given two at once), every match is
+#            stored once with the results of the same tournament played
+#            honestly, and no bot of the killed worker outlives it;
 # - stay:    a worker with --stay outlives its arena and serves the next one
 #            at the same address (an arena restarted by its orchestrator);
 # - strange: a peer that answers a match it was not given is ignored, and
@@ -85,14 +90,55 @@ test_killed() {
     fail "a forfeit was stored: $(ar matches)"
   # No bot of the killed worker outlives it: neither the held one nor the
   # random bot of the match it held (bounded wait: they die on SIGKILL).
-  local left
-  for i in $(seq 100); do
-    left=$(procs_with "$T/")
-    [ -z "$left" ] && break
-    sleep 0.05
-  done
-  [ -z "$left" ] || fail "the killed worker's bots outlived it: $left"
+  none_left "$T/" 2>"$T/left" || fail "the killed worker's bots outlived it: $(cat "$T/left")"
   note "killed mid-match; the match was played again by another worker; no bot left"
+}
+
+# Three of the held bot's starts hold their match (a bot that never says
+# hello); every later one is the greedy bot.
+held_three() {
+  ln -s "$(command -v sleep)" "$T/hold"
+  # shellcheck disable=SC2016  # $n is the script's
+  printf 'for n in 1 2 3; do if mkdir %s/held.$n 2>/dev/null; then exec %s/hold 600; fi; done\nexec %s\n' \
+    "$T" "$T" "$GREEDY_BOT" >"$T/held.sh"
+}
+three_requeued() {
+  [ "$(grep -c "went away; match [0-9]* goes to another worker" "$T/arena.err")" -eq 3 ]
+}
+three_held() { [ "$(find "$T" -maxdepth 1 -type d -name 'held.[0-9]' | wc -l)" -eq 3 ]; }
+
+test_capacity() {
+  new_test capacity
+  honest
+  ar bot add r --no-test --cmd "$RANDOM_BOT" >/dev/null
+  held_three
+  ar bot add g --no-test --cmd "sh $T/held.sh" >/dev/null
+  start_arena --games $FORGE_GAMES --seed $FORGE_SEED --handshake-ms 60000
+  start_worker a --sandbox none --capacity 3
+  local a=$WORKER_PID
+  # Three matches at once: one worker, three held bots.
+  eventually three_held || fail "the worker of capacity 3 held $(find "$T" -maxdepth 1 -type d -name 'held.[0-9]' | wc -l) matches"
+  [ "$(grep -c ': playing$' "$T/a.log")" -eq 3 ] || fail "worker a took: $(cat "$T/a.log")"
+  kill -9 "$a"
+  eventually three_requeued ||
+    fail "the killed worker's three matches were not all handed out again: $(cat "$T/arena.err")"
+  start_worker b --sandbox none --capacity 2
+  arena_done
+  [ "$(grep "went away; match" "$T/arena.err" | sort -u | wc -l)" -eq 3 ] ||
+    fail "a match was handed out twice: $(cat "$T/arena.err")"
+  # Given two at once: its log starts with two matches taken.
+  [ "$(head -2 "$T/b.log" | grep -c ': playing$')" -eq 2 ] ||
+    fail "the worker of capacity 2 was not given two matches at once: $(cat "$T/b.log")"
+  [ "$(jobs_in a)" -eq 0 ] || fail "the killed worker reported a match"
+  [ "$(jobs_in b)" -eq $FORGE_GAMES ] || fail "worker b played $(jobs_in b), not $FORGE_GAMES"
+  [ "$(stored)" -eq $FORGE_GAMES ] || fail "stored $(stored) matches, not $FORGE_GAMES"
+  # Stored in the order they ended (the id), each with its own job's seed:
+  # the results of the honest tournament, in another order.
+  diff <(matches_of "$HONEST" | cut -d, -f2-8 | sort) <(matches_of "$DB" | cut -d, -f2-8 | sort) \
+    >"$T/diff" || fail "the stored results differ from the honest ones: $(cat "$T/diff")"
+  ar check --replay >/dev/null 2>&1 || fail "arena check --replay failed"
+  none_left "$T/hold" 2>"$T/left" || fail "the killed worker's bots outlived it: $(cat "$T/left")"
+  note "three matches at once on one worker; killed, all three played again elsewhere, stored once"
 }
 
 test_stay() {
@@ -293,6 +339,6 @@ PY
   note "check --replay passes an honest database and names the altered match"
 }
 
-ALL=(no_listen killed stay strange curve forge_seed forge_flip forge_contended forge_escape forge_ladder check_replay)
+ALL=(no_listen killed capacity stay strange curve forge_seed forge_flip forge_contended forge_escape forge_ladder check_replay)
 for t in "${@:-${ALL[@]}}"; do "test_$t"; done
 echo "test_arena_remote: all passed"

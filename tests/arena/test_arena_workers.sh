@@ -13,9 +13,10 @@
 #             a --curve-workers file works beside them;
 # - revoke:   a worker revoked while it plays a match is refused at its
 #             arena's next beat, not when the match ends: its match played
-#             again by another worker and stored once, its late result
-#             ignored, the worker told why (its log, once its match is over);
-#             it is refused when it comes back;
+#             again by another worker and stored once, the worker told why
+#             at once: it stops its running match (its bots gone), says so
+#             and exits, long before the match would have ended; it is
+#             refused when it comes back;
 # - manage:   bad names, keys and commands: one line, non-zero;
 # - games:    a worker that plays only goofspiel gets no War Chest match;
 #             --games naming a game the referee lacks is refused at start;
@@ -97,9 +98,9 @@ test_revoke() {
   ar keygen "$T/arena" >/dev/null
   ar worker add bad --out "$T/bad" >/dev/null
   ar worker add good --out "$T/good" >/dev/null
-  # The held bot never says hello: its match lasts the 30 s of its handshake
-  # unless the revocation takes it away first.
-  start_arena --games 4 --curve-key "$T/arena" --handshake-ms 30000
+  # The held bot never says hello: its match lasts the 120 s of its
+  # handshake unless the revocation takes it away first.
+  start_arena --games 4 --curve-key "$T/arena" --handshake-ms 120000
   curve_worker bad "$T/bad" --sandbox none
   local bad=$WORKER_PID
   eventually test -e "$T/held" || fail "worker bad never started a match"
@@ -111,11 +112,16 @@ test_revoke() {
   [ $((SECONDS - t0)) -lt 20 ] || fail "the revoked worker was refused only after its match"
   grep -q "a revoked worker; match 1 goes to another worker" "$T/arena.err" ||
     fail "the revoked worker's match was not handed out again: $(cat "$T/arena.err")"
-  # The worker hears it once its match is over (a worker plays one at a time).
+  # The worker hears it at once, not when its match is over: it stops the
+  # match, says why and exits.
   wait_exit "$bad"
+  [ $((SECONDS - t0)) -lt 60 ] || fail "the revoked worker left only after its match"
   [ "$WAITED" -ne 0 ] || fail "a revoked worker exited 0"
   grep -q "the arena stopped this worker: key_revoked" "$T/bad.log" ||
     fail "the revoked worker was not told why: $(cat "$T/bad.log")"
+  grep -q "1 running match stopped; exiting" "$T/bad.log" ||
+    fail "the revoked worker did not say it stopped its match: $(cat "$T/bad.log")"
+  none_left "$T/hold" 2>"$T/left" || fail "the revoked worker's bots outlived it: $(cat "$T/left")"
   # It comes back with the same key: refused at the handshake.
   curve_worker again "$T/bad" --sandbox none
   eventually grep -q "refused this worker (wrong or unknown key)" "$T/again.log" ||

@@ -200,6 +200,9 @@ static void test_record_roundtrip_and_tamper(void **state)
     for (size_t i = 0; i < back.ndecisions; i++) {
         assert_true(back.decisions[i].action == r->rec.decisions[i].action);
         assert_int_equal(back.decisions[i].seat, r->rec.decisions[i].seat);
+        assert_int_equal(back.decisions[i].micros, r->rec.decisions[i].micros);
+        assert_int_equal(back.decisions[i].cpu_us, r->rec.decisions[i].cpu_us);
+        assert_int_equal(back.decisions[i].wait_us, r->rec.decisions[i].wait_us);
         assert_int_equal(back.decisions[i].substituted, 0);
         assert_true(r->rec.decisions[i].log_end != REF_LOG_UNMARKED);
         assert_true(back.decisions[i].log_end == r->rec.decisions[i].log_end);
@@ -282,6 +285,28 @@ static void test_record_roundtrip_and_tamper(void **state)
     snprintf(twice, sizeof twice, "%.*s log=-4%s", (int)(mark - first), first, after);
     replace_line(path, bad, lineno, twice);
     assert_int_equal(read_record(bad, &back), -1);
+
+    /* A decision's time as the writer spells it ("%.3f", read digit by
+     * digit) or otherwise (through strtod): the same microseconds; out of
+     * 0 to 4e6 ms, refused. */
+    static const struct { const char *ms; int64_t us; } times[] = {
+        { "0.001", 1 },       { "12.5", 12500 },       { "7", 7000 },
+        { "0.0014", 1 },      { "1e3", 1000000 },      { "4000000.000", 4000000000 },
+        { "003.250", 3250 },  { "4000000.001", -1 },   { "-0.001", -1 },
+        { "12345678.000", -1 }, { "1.2.3", -1 },       { "", -1 },
+    };
+    char *ms_at = strchr(strchr(first, ' ') + 1, ' ') + 1, *ms_end = strchr(ms_at, ' ');
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        snprintf(twice, sizeof twice, "%.*s%s%s", (int)(ms_at - first), first, times[i].ms,
+                 ms_end);
+        replace_line(path, bad, lineno, twice);
+        int rc = read_record(bad, &back);
+        assert_int_equal(rc, times[i].us < 0 ? -1 : 0);
+        if (rc == 0) {
+            assert_int_equal(back.decisions[0].micros, times[i].us);
+            ref_record_free(&back);
+        }
+    }
 
     unlink(bad);
     unlink(path);
