@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zmq.h>
+#include "arena_fetch.h"
 #include "arena_pool.h"
 #include "clk.h"
 #include "mps.h"
@@ -95,6 +96,7 @@ struct arena_pool {
     char     fatal[256];          /* why the pool cannot go on: a local worker refused */
     int      affinity;            /* local worker k runs on the k-th allowed CPU */
     int      limit;               /* jobs handed out at once; 0: one per worker */
+    arena_fetch *fetch;           /* bots' files sent to workers by hash (arena_fetch.h) */
 };
 
 /* The k-th CPU (cyclically) of those this process may use, as a set. */
@@ -594,6 +596,13 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             refuse_revoked(p, w);         /* revoked between its handshake and now */
         return 0;
     }
+    if (!strcmp(type, REF_LINK_FETCH) && w && (p->fetch || (p->fetch = arena_fetch_new()))) {
+        char name[128];
+        worker_name(w, (int)(w - p->workers), name, sizeof name);
+        arena_fetch_answer(p->fetch, w->busy >= 0 ? &p->jobs[w->busy] : NULL, m, name, &p->sb);
+        send_to(p, w);
+        return 0;
+    }
     if (strcmp(type, "result") || !w || w->busy < 0)
         return 0;
     int64_t job_id;
@@ -792,6 +801,7 @@ void arena_pool_stop(arena_pool *p)
         zmq_close(p->zap);
     free(p->allowed);
     free(p->admitted);
+    arena_fetch_free(p->fetch);
     if (p->ctx)
         zmq_ctx_term(p->ctx);
     ref_dir_remove(&p->dir);

@@ -26,7 +26,9 @@
 #include <zmq.h>
 #include "clk.h"
 #include "ref_blame.h"
+#include "ref_cache.h"
 #include "ref_dir.h"
+#include "ref_fetch.h"
 #include "ref_ready.h"
 #include "kv.h"
 #include "mps.h"
@@ -81,11 +83,14 @@ typedef struct worker_opts {
     const char *curve_server, *curve_key;   /* key files, or NULL */
     ref_sandbox_mode sandbox;   /* how its bots are isolated */
     ref_ready   hello;      /* what it says at ready: the games it plays */
+    ref_cache   cache;      /* --cache: bots by hash fetched and kept here */
+    int         cached;     /* ... given */
 } worker_opts;
 
 static const char worker_usage[] =
     "usage: referee worker --connect ENDPOINT [--stay] [--verbose] [--sandbox MODE]\n"
     "                      [--games LIST] [--curve-server ARENA.pub --curve-key KEY]\n"
+    "                      [--cache DIR [--cache-mb N]]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
@@ -94,12 +99,16 @@ static const char worker_usage[] =
     "  --games LIST        play only these games (comma-separated; default: every\n"
     "                      game this referee has); the arena hands out no other\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
-    "  --curve-key F       with this worker's secret key (arena keygen)\n";
+    "  --curve-key F       with this worker's secret key (arena keygen)\n"
+    "  --cache DIR         run submitted bots (named by content hash) from DIR, fetched\n"
+    "                      from the arena when missing or changed (without it: from\n"
+    "                      their folder in the arena's store, as local workers do)\n"
+    "  --cache-mb N        DIR's size, least recently used bots out (default 1024)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
-    const char *sandbox = NULL, *games = NULL;
+    const char *sandbox = NULL, *games = NULL, *cache = NULL, *cache_mb = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
             o->endpoint = argv[++i];
@@ -115,6 +124,10 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             sandbox = argv[++i];
         else if (!strcmp(argv[i], "--games") && i + 1 < argc)
             games = argv[++i];
+        else if (!strcmp(argv[i], "--cache") && i + 1 < argc)
+            cache = argv[++i];
+        else if (!strcmp(argv[i], "--cache-mb") && i + 1 < argc)
+            cache_mb = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -134,6 +147,17 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
         fprintf(stderr, "referee: worker: %s\n", err);
         return -1;
     }
+    int64_t mb = REF_CACHE_DEFAULT_MB;
+    if (cache_mb && (!cache || kv_i64(cache_mb, 1, 1 << 20, &mb) < 0)) {
+        fprintf(stderr, "referee: worker: --cache-mb needs --cache and a size from 1 to %d MB\n",
+                1 << 20);
+        return -1;
+    }
+    if (cache && ref_cache_open(&o->cache, cache, mb, err, sizeof err) < 0) {
+        fprintf(stderr, "referee: worker: %s\n", err);
+        return -1;
+    }
+    o->cached = cache != NULL;
     if (!o->curve_server != !o->curve_key) {
         fprintf(stderr, "referee: worker: --curve-server and --curve-key go together\n");
         return -1;
@@ -153,13 +177,15 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
     ref_dir_remove(dir);
 }
 
-/* Plays one job message and answers it. */
-static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
-                    const worker_opts *o)
+/* Plays one job message and answers it: 1 when the arena said stop
+ * meanwhile (while a bot was fetched), else 0. */
+static int run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg, worker_opts *o)
 {
     ref_job job;
     char err[512] = "";
-    int read = ref_job_read(msg, &job, err, sizeof err);
+    int read = ref_job_read(msg, &job, err, sizeof err), fetched = 0;
+    if (read == 0 && o->cached)
+        read = fetched = ref_fetch_job_bots(&o->cache, sock, sb, &job, err, sizeof err);
     int64_t id = job.link.id;
     uint64_t seed = job.link.seed;
     ref_record rec;
@@ -169,6 +195,8 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
     ref_dir dir;
     ref_link_result res = { .id = id, .started_ms = clk_wall_ms() };
     int nbots = read == 0 ? job.cfg.nbots : 0, played = -1;
+    if (fetched < 0)
+        fprintf(stderr, "referee worker: job %" PRId64 ": %s\n", id, err);
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
     int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
@@ -198,6 +226,7 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
     free(res.record);
     ref_record_free(&rec);
     ref_job_free(&job);
+    return fetched == -2;
 }
 
 /* How long a worker refused at its handshake waits before it tries again. */
@@ -287,6 +316,8 @@ int ref_worker_main(int argc, char **argv)
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
     zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &reconnect_max, sizeof reconnect_max);
+    int64_t max = REF_LINK_MAX_ARCHIVE + (1 << 20);     /* a fetched bot's archive, at most */
+    zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     if (o.curve_key) {
         zauth_key server, secret;
         char err[512];
@@ -364,9 +395,9 @@ int ref_worker_main(int argc, char **argv)
             mps_get_str(&msg.data, "reason", why, sizeof why);
             mps_get_int(&msg.data, "protocol", &theirs);
         }
-        if (!strcmp(type, "job"))
-            run_job(sock, &sb, &msg.data, &o);
-        else if (strcmp(type, "ping") && strcmp(type, "stop"))
+        if (!strcmp(type, "job") && run_job(sock, &sb, &msg.data, &o))
+            snprintf(type, sizeof type, "stop");
+        else if (strcmp(type, "job") && strcmp(type, "ping") && strcmp(type, "stop"))
             fprintf(stderr, "referee worker: unexpected message from the arena\n");
         if (ok)
             msgpack_unpacked_destroy(&msg);
