@@ -32,6 +32,10 @@ static const char SUBMISSION_INSERT[] =
 static const char SUBMISSIONS_SINCE[] =
     "SELECT count(*) FROM submissions WHERE user_id = :user AND at_ms >= :since";
 
+static const char BOT_CHECKED[] =
+    "SELECT COALESCE(max(at_ms), 0) FROM submissions"
+    " WHERE user_id = :user AND bot_id = :bot AND accepted = 1";
+
 static void user_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
     (void)ctx;
@@ -170,4 +174,18 @@ int arena_db_submissions_since(arena_db *db, int64_t user_id, int64_t since_ms)
     int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
     adb_done(st);
     return n;
+}
+
+int64_t arena_db_bot_checked_ms(arena_db *db, int64_t user_id, int64_t bot_id)
+{
+    sqlite3_stmt *st = db ? adb_stmt(db, BOT_CHECKED) : NULL;
+    if (!st)
+        return -1;
+    int rc = adb_bind_int(st, ":user", user_id);
+    ADB_BIND(adb_bind_int(st, ":bot", bot_id));
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int64_t at = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    adb_done(st);
+    return at;
 }

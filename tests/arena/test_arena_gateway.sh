@@ -103,6 +103,11 @@ games=$(sed -n 's/^accepted: bobbot@1, checked in \(.*\) (plays both.*/\1/p' <<<
 out=$(submit alice --list) || fail "alice's list: $out"
 grep -q "^rnd@1 " <<<"$out" && grep -q "^rnd@2 " <<<"$out" && ! grep -q bobbot <<<"$out" ||
   fail "alice sees her bots alone: $out"
+# Each with its declared games and when its check ran (UTC), as the database has them.
+today=$(date -u +%Y-%m-%d)
+grep -q "^rnd@1 .* $today [0-9:]\{8\} *${hash:0:12}  warchest$" <<<"$out" &&
+  grep -q "^[ ]*bot .*status .*matches .*elo .*checked (UTC) .*content .*games$" <<<"$out" ||
+  fail "alice's list shows no games or check time: $out"
 A bot list --format csv >"$tmp/bots.csv"
 python3 - "$tmp/bots.csv" "$hash" <<'PY' || fail "bot list: $(cat "$tmp/bots.csv")"
 import csv, sys
