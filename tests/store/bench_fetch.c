@@ -39,6 +39,13 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+static double cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 static int open_link(bench_link *l, char *err, size_t size)
 {
     char pub[41], sec[41], wpub[41], wsec[41], where[64];
@@ -149,13 +156,15 @@ int bench_fetch(const char *base, const char *stored, const char *hash, int runs
             snprintf(cache_dir, sizeof cache_dir, "%s/cache%d-%d", base, r, w);
             if (ref_cache_open(&c, cache_dir, 1024, err, sizeof err) < 0)
                 return fprintf(stderr, "bench_fetch: %s\n", err), -1;
-            double t0 = now_ms();
+            double t0 = now_ms(), c0 = cpu_ms();
             rc = ref_cache_get(&c, hash, fetch, &l, path, sizeof path, err, sizeof err);
             out->first[w][r] = now_ms() - t0;
+            out->cpu[w == 0 ? 0 : 2][r] = cpu_ms() - c0;
             out->arena[w][r] = l.arena_ms;
-            t0 = now_ms();
+            t0 = now_ms(), c0 = cpu_ms();
             rc = rc ? rc : ref_cache_get(&c, hash, fetch, &l, path, sizeof path, err, sizeof err);
             out->cached[r] = now_ms() - t0;
+            out->cpu[3][r] = cpu_ms() - c0;
             store_remove(path);
             rmdir(cache_dir);
         }

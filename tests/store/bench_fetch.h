@@ -12,6 +12,8 @@ typedef struct bench_fetch_times {
     double arena[2][BENCH_FETCH_RUNS];   /* ... of which the arena's answer */
     double cached[BENCH_FETCH_RUNS];     /* a cached start: the copy hashed again */
     double on_disk[BENCH_FETCH_RUNS];    /* a bot on disk started as it is */
+    double cpu[4][BENCH_FETCH_RUNS];     /* the CPU time of each row (both ends, ZeroMQ's
+                                          * threads too), the arena's answer's none apart */
 } bench_fetch_times;
 
 /* Runs the fetch of the bot stored at `stored` (hash) `runs` times, its

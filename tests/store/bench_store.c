@@ -171,16 +171,22 @@ int main(int argc, char **argv)
     if (bench_fetch(base, stored, hex, runs, &ft) < 0)
         return 1;
     printf("a remote worker's start of that bot, over tcp://127.0.0.1 with CURVE (ms: wall best "
-           "/ median)\n");
+           "/ median, CPU best)\n");
     double *rows[5] = { ft.first[0], ft.arena[0], ft.first[1], ft.cached, ft.on_disk };
     const char *names[5] = { "first fetch (the arena packs it)",
                              "  of which the arena's answer (read, hash, pack)",
                              "a second worker's first fetch (archive kept)",
                              "a cached start (its copy hashed again)",
                              "a bot already on disk (its process started)" };
+    double *cpus[5] = { ft.cpu[0], NULL, ft.cpu[2], ft.cpu[3], NULL };
     for (int k = 0; k < 5; k++) {
         sort(rows[k], runs);
-        printf("  %-50s %8.1f / %8.1f\n", names[k], rows[k][0], rows[k][runs / 2]);
+        printf("  %-50s %8.1f / %8.1f", names[k], rows[k][0], rows[k][runs / 2]);
+        if (cpus[k]) {
+            sort(cpus[k], runs);
+            printf("  %8.1f", cpus[k][0]);
+        }
+        printf("\n");
     }
     rm_tree(base);
     return 0;
