@@ -83,7 +83,7 @@ static const packed *archive_of(arena_fetch *f, const char *hash, const char *di
 }
 
 int arena_fetch_answer(arena_fetch *f, const ref_link_job *job, const msgpack_object *m,
-                       const char *who, msgpack_sbuffer *sb)
+                       const char *who, int *served, msgpack_sbuffer *sb)
 {
     ref_link_bot b = { .id = -1 };
     const char *dir = NULL;
@@ -91,6 +91,8 @@ int arena_fetch_answer(arena_fetch *f, const ref_link_job *job, const msgpack_ob
         snprintf(b.error, sizeof b.error, "a malformed fetch (it needs an id and a hash)");
     else if (!job || job->id != b.id)
         snprintf(b.error, sizeof b.error, "match %" PRId64 " is not yours", b.id + 1);
+    else if (*served >= ARENA_FETCH_PER_BOT * job->nbots)
+        snprintf(b.error, sizeof b.error, "%d fetches for one match are enough", *served);
     for (int i = 0; !b.error[0] && job && i < job->nbots && !dir; i++)
         if (!strcmp(job->hash[i], b.hash))
             dir = job->cwd[i];
@@ -103,6 +105,7 @@ int arena_fetch_answer(arena_fetch *f, const ref_link_job *job, const msgpack_ob
     if (a) {
         b.archive = a->buf;
         b.len = a->len;
+        ++*served;
     } else {
         fprintf(stderr, "arena: refused %s a bot's files: %s\n", who, b.error);
     }

@@ -18,6 +18,7 @@
 
 #define ARENA_FETCH_KEEP 4              /* archives kept in memory for the next worker */
 #define ARENA_FETCH_MAX_FILES 1000000   /* a stored bot's entries served, at most */
+#define ARENA_FETCH_PER_BOT 2           /* sent per bot of a match: its copy may change once */
 
 typedef struct arena_fetch arena_fetch;
 
@@ -27,8 +28,10 @@ void arena_fetch_free(arena_fetch *f);
 /* Answers the fetch message `m` of the worker named `who` (for the log),
  * whose match is `job` (NULL: it holds none): a `bot` message into sb,
  * with the archive, or with why not (a hash not among the job's bots, a
- * stored folder gone or changed, too large). 0 served, -1 refused (logged). */
+ * stored folder gone or changed, too large, or more than ARENA_FETCH_PER_BOT
+ * fetches a bot of this match, counted in *served). 0 served, -1 refused
+ * (logged). */
 int arena_fetch_answer(arena_fetch *f, const ref_link_job *job, const msgpack_object *m,
-                       const char *who, msgpack_sbuffer *sb);
+                       const char *who, int *served, msgpack_sbuffer *sb);
 
 #endif

@@ -53,6 +53,7 @@ typedef struct worker {
     int64_t heard_ms;         /* its last message, wall clock (arena_pool_activity) */
     int     played;           /* results taken since arena_pool_activity last asked */
     int64_t told_ms;          /* heard_ms as arena_pool_activity last told it */
+    int     fetched;          /* bots' files sent it for its match (arena_fetch.h) */
 } worker;
 
 #define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
@@ -348,6 +349,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     ref_link_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
         w->busy = j;
+        w->fetched = 0;
         p->slot[j].state = RUNNING;
     }
 }
@@ -599,7 +601,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     if (!strcmp(type, REF_LINK_FETCH) && w && (p->fetch || (p->fetch = arena_fetch_new()))) {
         char name[128];
         worker_name(w, (int)(w - p->workers), name, sizeof name);
-        arena_fetch_answer(p->fetch, w->busy >= 0 ? &p->jobs[w->busy] : NULL, m, name, &p->sb);
+        arena_fetch_answer(p->fetch, w->busy >= 0 ? &p->jobs[w->busy] : NULL, m, name,
+                           &w->fetched, &p->sb);
         send_to(p, w);
         return 0;
     }

@@ -14,7 +14,7 @@
 #   and fetches it again, and the copy is the submitted one again;
 # - refused: a worker asking for a hash that is not its match's, for a bot
 #   of a match that is not its own, or for a malformed name, is refused
-#   (the arena logs each); its own match's bot it gets;
+#   (the arena logs each); its own match's bot it gets, twice a bot at most;
 # - flags: --cache-mb without --cache, or out of range, one line, exit 2.
 #
 # usage: test_arena_fetch.sh ARENA REFEREE RANDOM GREEDY
@@ -86,11 +86,13 @@ eventually grep -q '^done$' "$T/probe.out" 2>/dev/null ||
 [ "$(sed -n 1p "$T/probe.out")" = "refused $(python3 -c 'import hashlib; print(hashlib.sha256(b"not a bot of this match").hexdigest())') is not a bot of your match" ] &&
   sed -n 2p "$T/probe.out" | grep -q "^refused match [0-9]* is not yours$" &&
   sed -n 3p "$T/probe.out" | grep -q "^refused a malformed fetch" &&
-  sed -n 4p "$T/probe.out" | grep -q "^archive [0-9]* $hash$" ||
+  [ "$(sed -n 4,7p "$T/probe.out" | grep -c "^archive [0-9]* $hash$")" = 4 ] &&
+  sed -n 8p "$T/probe.out" | grep -q "^refused 4 fetches for one match are enough$" ||
   fail "the arena's answers to the probing worker: $(cat "$T/probe.out")"
-[ "$(grep -c "arena: refused worker [0-9]* (remote .*) a bot's files: " "$T/arena.err")" = 3 ] ||
+[ "$(grep -c "arena: refused worker [0-9]* (remote .*) a bot's files: " "$T/arena.err")" = 4 ] ||
   fail "the arena did not log each refusal: $(cat "$T/arena.err")"
-note "refused: a hash not of its match, another match's, a malformed one; its own sent"
+note "refused: a hash not of its match, another match's, a malformed one, a fifth fetch" \
+  "for a match of 2 bots; its own sent"
 
 # ---- fetched: a worker with none of the files plays the bot ---------------------
 far_worker first

@@ -97,7 +97,9 @@ static int fetch(void *ctx, const char *hash, void **buf, size_t *len, char *err
     int rc = -1;
     if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
         double t0 = now_ms();
-        rc = arena_fetch_answer(l->arena, &l->job, &m.data, "the bench's worker", &l->sb);
+        int served = 0;
+        rc = arena_fetch_answer(l->arena, &l->job, &m.data, "the bench's worker", &served,
+                                &l->sb);
         l->arena_ms = now_ms() - t0;
         msgpack_unpacked_destroy(&m);
     }
