@@ -15,6 +15,7 @@
 # - refused: a worker asking for a hash that is not its match's, for a bot
 #   of a match that is not its own, or for a malformed name, is refused
 #   (the arena logs each); its own match's bot it gets, twice a bot at most;
+# - local: the arena's own workers (no cache) play it from the store;
 # - flags: --cache-mb without --cache, or out of range, one line, exit 2.
 #
 # usage: test_arena_fetch.sh ARENA REFEREE RANDOM GREEDY
@@ -40,12 +41,12 @@ ar user add alice --endpoint "tcp://127.0.0.1:$port" --out "$T/alice/arena.cred"
    2>"$T/org/gw.log") &
 gw=$!
 PIDS+=("$gw")
-eventually grep -q listening "$T/org/gw.log" || fail "the gateway did not start"
+eventually grep -qs listening "$T/org/gw.log" || fail "the gateway did not start"
 cp "$src/agents/python/random_bot.py" "$T/alice/mybot/bot.py"
 cp -r "$src/sdk/python/arena_bot" "$T/alice/mybot/arena_bot"
 rm -rf "$T/alice/mybot/arena_bot/__pycache__"
 out=$(cd "$T/alice" && "$ARENA" submit --credentials arena.cred --name rnd --version 1 \
-        --game warchest --cmd "python3 bot.py" mybot) || fail "the submission: $out"
+        --game warchest --cmd "/usr/bin/python3 bot.py" mybot) || fail "the submission: $out"
 hash=$(sed -n 's/^content hash //p' <<<"$out")
 [ ${#hash} = 64 ] && [ -d "$DB.store/$hash" ] || fail "not stored: $out"
 ar bot add r --no-test --game warchest --cmd "$RANDOM_BOT" >/dev/null
@@ -103,15 +104,18 @@ arena_done
 cache=$T/far/cache/$hash
 [ -f "$cache/bot.py" ] && [ -d "$cache/arena_bot" ] || fail "no cached copy at $cache"
 [ -z "$(find "$cache" -perm /222)" ] || fail "the cached copy is writable"
-# rnd played: its matches ended normally, not by a forfeit of its seat.
-ar matches --format csv >"$T/matches.csv"
-"$PYTHON" - "$T/matches.csv" <<'PY' || fail "rnd's matches: $(cat "$T/matches.csv")"
+# rnd played: its matches ended normally, not by a forfeit of either seat.
+all_played() {   # all_played N: N matches stored, each with rnd, none forfeited
+  ar matches --format csv >"$T/matches.csv"
+  "$PYTHON" - "$T/matches.csv" "$1" <<'PY' || fail "rnd's matches: $(cat "$T/matches.csv")"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 2, rows
+assert len(rows) == int(sys.argv[2]), rows
 for r in rows:
     assert "rnd" in r["bots"].split() and r["culprit"] == "" and int(r["decisions"]) > 20, r
 PY
+}
+all_played 2
 [ $hidden = 1 ] && note "the worker, in a mount namespace without the organizer's folder," \
   "fetched the bot once and played its 2 matches" ||
   note "the worker fetched the bot once and played its 2 matches (not root: the organizer's" \
@@ -130,7 +134,15 @@ grep -q "the cached copy of bot ${hash:0:12}... changed (its files hash to .*): 
   "$T/second.log" && [ "$(grep -c "fetched bot ${hash:0:12}" "$T/second.log")" = 1 ] ||
   fail "the worker did not say it discarded the changed copy: $(cat "$T/second.log")"
 cmp -s "$cache/bot.py" "$T/alice/mybot/bot.py" || fail "the copy is not the submitted one again"
+all_played 4
 note "changed: the copy changed by hand was discarded (logged), fetched again, never run"
+
+# ---- local: the arena's own workers run the bot from the store ------------------
+ar tournament --quiet --concurrency 1 --games 2 --seed 3 >"$T/local.out" 2>"$T/local.err" ||
+  fail "a local tournament: $(cat "$T/local.err")"
+! grep -q "fetched bot" "$T/local.err" || fail "a local worker fetched: $(cat "$T/local.err")"
+all_played 6
+note "local: the arena's own workers played the bot from the store, nothing fetched"
 
 # ---- flags ------------------------------------------------------------------
 for args in "--cache-mb 5" "--cache $T/c --cache-mb 0" "--cache $T/c --cache-mb x"; do
