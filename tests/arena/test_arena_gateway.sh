@@ -163,11 +163,12 @@ grep -q "^accepted: bobbot@2" <<<"$out" || fail "bob from Python: $out"
 out=$(cd "$tmp/bob" && PYTHONPATH="$src/sdk/python" /usr/bin/python3 -m arena_bot.submit \
         --credentials arena.cred --list) || fail "bob's list from Python: $out"
 grep -q "^bobbot@2 " <<<"$out" || fail "bob's list from Python: $out"
-# The JavaScript SDK's helper (sdk/js/submit.js): an archive, and the list.
+# The JavaScript SDK's helper (sdk/js/submit.js): a folder (packed by tar, the same
+# files as bobbot@1), and the list.
 js_versions=0
 if command -v node >/dev/null && [ -d "$src/sdk/js/node_modules/zeromq" ]; then
   out=$(cd "$tmp/bob" && node "$src/sdk/js/submit.js" --credentials arena.cred --name bobbot \
-          --version 3 --game warchest --cmd "python3 bot.py" bot.tar.gz) || fail "bob from JS: $out"
+          --version 3 --game warchest --cmd "python3 bot.py" src) || fail "bob from JS: $out"
   grep -q "^accepted: bobbot@3, checked in warchest " <<<"$out" &&
     [ "$(sed -n 's/^content hash //p' <<<"$out")" = "$(sql "SELECT content_hash FROM bots
       WHERE name = 'bobbot' AND version = '1'")" ] || fail "bob from JS: $out"
