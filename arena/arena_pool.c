@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zmq.h>
+#include "arena_fetch.h"
 #include "arena_pool.h"
 #include "clk.h"
 #include "mps.h"
@@ -56,6 +57,8 @@ typedef struct worker {
     int64_t heard_ms;         /* its last message, wall clock (arena_pool_activity) */
     int     played;           /* results taken since arena_pool_activity last asked */
     int64_t told_ms;          /* heard_ms as arena_pool_activity last told it */
+    int     fetched[ARENA_POOL_CAPACITY];  /* bots' files sent for each busy[] match
+                                             * (arena_fetch.h) */
 } worker;
 
 #define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
@@ -99,6 +102,7 @@ struct arena_pool {
     char     fatal[256];          /* why the pool cannot go on: a local worker refused */
     int      affinity;            /* local worker k runs on the k-th allowed CPU */
     int      limit;               /* jobs handed out at once; 0: one per worker */
+    arena_fetch *fetch;           /* bots' files sent to workers by hash (arena_fetch.h) */
 };
 
 /* The k-th CPU (cyclically) of those this process may use, as a set. */
@@ -350,6 +354,7 @@ static void send_job(arena_pool *p, worker *w, int j)
     p->sb.size = 0;
     ref_link_job_pack(&p->sb, &p->jobs[j]);
     if (send_to(p, w) == 0) {
+        w->fetched[w->nbusy] = 0;
         w->busy[w->nbusy++] = j;
         p->slot[j].state = RUNNING;
     }
@@ -568,6 +573,23 @@ static int judged(arena_pool *p, arena_job_result *out)
     return 0;
 }
 
+
+/* A worker asks for a bot of one of the matches it holds (by the match's
+ * id): the files, or the reason not, from arena_fetch. */
+static void answer_fetch(arena_pool *p, worker *w, const msgpack_object *m)
+{
+    char name[128];
+    int64_t id = -1;
+    int b = 0, unused = 0;
+    mps_get_int(m, "id", &id);
+    while (b < w->nbusy && p->jobs[w->busy[b]].id != id)
+        b++;
+    worker_name(w, (int)(w - p->workers), name, sizeof name);
+    arena_fetch_answer(p->fetch, b < w->nbusy ? &p->jobs[w->busy[b]] : NULL, m, name,
+                       b < w->nbusy ? &w->fetched[b] : &unused, &p->sb);
+    send_to(p, w);
+}
+
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
                   const char *peer, const char *key, arena_job_result *out)
@@ -607,6 +629,10 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             refuse_revoked(p, w);         /* revoked between its handshake and now */
         return 0;
     }
+    if (!strcmp(type, REF_LINK_FETCH) && w && (p->fetch || (p->fetch = arena_fetch_new()))) {
+        answer_fetch(p, w, m);
+        return 0;
+    }
     if (strcmp(type, "result") || !w || !w->nbusy)
         return 0;
     int64_t job_id;
@@ -618,7 +644,9 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
         return 0;
     }
     int j = w->busy[b];
-    w->busy[b] = w->busy[--w->nbusy];
+    w->nbusy--;
+    w->busy[b] = w->busy[w->nbusy];
+    w->fetched[b] = w->fetched[w->nbusy];
     w->played++;
     p->slot[j].state = RETURNED;
     p->pending--;
@@ -827,6 +855,7 @@ void arena_pool_stop(arena_pool *p)
         zmq_close(p->zap);
     free(p->allowed);
     free(p->admitted);
+    arena_fetch_free(p->fetch);
     if (p->ctx)
         zmq_ctx_term(p->ctx);
     ref_dir_remove(&p->dir);

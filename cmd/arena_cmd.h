@@ -73,6 +73,16 @@ int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char
 /* Why it failed: "GAME: why; GAME: why" for the games it failed (one
  * game: its why alone), into buf. */
 void ac_checked_why(const ac_checked *got, char *buf, size_t size);
+/* The one rule of `bot add` and a submission (the gateway): checked in
+ * the declared `games`, the bot must play each; none declared, it is
+ * checked in every game and plays those it passed (one at least). *plays
+ * gets the games it plays (when the check could not run: the declared
+ * ones, or every game), failed the games it failed and why the reasons
+ * (ac_checked_why), whenever it ran. 0 passed, 1 refused, 2 the check
+ * could not run (the error printed). */
+int ac_bot_check_games(const char *label, const char *cmd, const char *cwd, const char *env,
+                       const ac_games *games, int64_t memory_mb, FILE *out, ac_games *plays,
+                       char *failed, size_t fsize, char *why, size_t wsize);
 
 /* arena worker add|list|revoke (arena_cmd_worker.c) */
 int ac_worker(int argc, char **argv);

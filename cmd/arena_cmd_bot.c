@@ -171,34 +171,30 @@ static int refused_early(const arena_bot *b)
     return 0;
 }
 
-/* The games b plays, into b->plays: the check run in each of `games`
- * (none: in every game), which must pass in each declared one, or in one
- * game at least; untried (no test, or a check that could not run), the
- * declared games or every game. The games it failed into `failed`, why
- * into `why`. 0 checked, 1 untried, -1 refused (the error line said). */
-static int choose_games(arena_bot *b, ac_games *games, int test, int64_t memory_mb,
+/* The games b plays, into b->plays, by the rule ac_bot_check_games
+ * applies; untried (no test, or a check that could not run), the declared
+ * games or every game. The games it failed into `failed`, why into `why`.
+ * 0 checked, 1 untried, -1 refused (the error line said). */
+static int choose_games(arena_bot *b, const ac_games *games, int test, int64_t memory_mb,
                         char *failed, size_t fsize, char *why, size_t wsize)
 {
-    ac_checked checked;
-    int untried = !test || ac_bot_check(b->name, b->cmd, b->cwd, b->env, games, memory_mb,
-                                        stdout, &checked);
-    if (!untried) {
-        ac_checked_why(&checked, why, wsize);
-        ac_games_text(&checked.fails, failed, fsize);
-    }
-    if (!untried && games->n && checked.fails.n)
+    ac_games plays = *games;
+    if (!plays.n)
+        ac_every_game(&plays);
+    int rc = test ? ac_bot_check_games(b->name, b->cmd, b->cwd, b->env, games, memory_mb,
+                                       stdout, &plays, failed, fsize, why, wsize)
+                  : 2;
+    if (rc == 1 && games->n)
         return ac_fail("bot add %s: refused: it cannot play %s (%s); fix it, or register it "
                        "anyway with --no-test", b->name, failed, why), -1;
-    if (!untried && !checked.plays.n)
+    if (rc == 1)
         return ac_fail("bot add %s: refused: it cannot play any game (%s); fix it, or "
                        "register it anyway with --no-test and its --game", b->name, why), -1;
-    if (test && untried)
+    if (test && rc == 2)
         fprintf(stderr, "arena: bot add %s: registered untried (the check could not run)\n",
                 b->name);
-    if (!games->n)
-        ac_every_game(games);
-    ac_games_text(untried ? games : &checked.plays, b->plays, sizeof b->plays);
-    return untried;
+    ac_games_text(&plays, b->plays, sizeof b->plays);
+    return rc == 2;
 }
 
 static int bot_add(int argc, char **argv)

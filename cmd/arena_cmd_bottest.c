@@ -313,6 +313,22 @@ int ac_bot_check(const char *label, const char *cmd, const char *cwd, const char
     return check(&o, label, games, out, got);
 }
 
+int ac_bot_check_games(const char *label, const char *cmd, const char *cwd, const char *env,
+                       const ac_games *games, int64_t memory_mb, FILE *out, ac_games *plays,
+                       char *failed, size_t fsize, char *why, size_t wsize)
+{
+    ac_checked got;
+    *plays = *games;
+    if (!plays->n)
+        ac_every_game(plays);
+    if (ac_bot_check(label, cmd, cwd, env, games, memory_mb, out, &got) != 0)
+        return 2;
+    ac_checked_why(&got, why, wsize);
+    ac_games_text(&got.fails, failed, fsize);
+    *plays = got.plays;
+    return (games->n && got.fails.n) || !got.plays.n;
+}
+
 /* After the check of every game tried: which it plays, which not; and
  * whether it passed: it plays each game it must (`must`, space-separated:
  * the --game ones, or a registered bot's), or, with none, one at least.

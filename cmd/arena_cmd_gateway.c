@@ -158,31 +158,24 @@ int ac_user(int argc, char **argv)
 
 /* ---- arena gateway ---------------------------------------------------------- */
 
-/* bot add's check from the stored copy: in the declared games, each of
- * which it must play; none declared, in every game, keeping those it
- * plays (at least one). */
+/* bot add's check from the stored copy, by bot add's rule
+ * (ac_bot_check_games). */
 static int check_bot(const char *label, const char *cmd, const char *cwd,
                      const char (*names)[32], int nnames, FILE *out, char *plays,
                      size_t plays_size, char *why, size_t size)
 {
-    ac_games games = { .n = 0 };
+    ac_games games = { .n = 0 }, played;
     for (int i = 0; i < nnames; i++)
         if (ac_add_game(&games, "--game", names[i], why, size) < 0)
             return 1;
-    if (!nnames)
-        ac_every_game(&games);
-    ac_checked got;
-    int rc = ac_bot_check(label, cmd, cwd, NULL, &games, -1, out, &got);
-    if (rc != 0) {
+    char failed[256];
+    int rc = ac_bot_check_games(label, cmd, cwd, NULL, &games, -1, out, &played, failed,
+                                sizeof failed, why, size);
+    if (rc == 2)
         snprintf(why, size, "its check could not run");
-        return 2;
-    }
-    if ((nnames && got.fails.n) || !got.plays.n) {
-        ac_checked_why(&got, why, size);
-        return 1;
-    }
-    ac_games_text(&got.plays, plays, plays_size);
-    return 0;
+    if (rc == 0)
+        ac_games_text(&played, plays, plays_size);
+    return rc;
 }
 
 static const char gateway_head[] =

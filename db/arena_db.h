@@ -166,6 +166,9 @@ typedef struct arena_submission {
 int  arena_db_submission_add(arena_db *db, const arena_submission *s, char *err, size_t size);
 /* A participant's submissions since since_ms (the rate limit): count, -1. */
 int  arena_db_submissions_since(arena_db *db, int64_t user_id, int64_t since_ms);
+/* When bot_id, a participant's, was last checked: its newest accepted
+ * submission's time (wall clock, ms), 0 if none, -1 on error. */
+int64_t arena_db_bot_checked_ms(arena_db *db, int64_t user_id, int64_t bot_id);
 
 /* ---- tournaments -------------------------------------------------------- */
 

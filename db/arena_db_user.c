@@ -32,6 +32,10 @@ static const char SUBMISSION_INSERT[] =
 static const char SUBMISSIONS_SINCE[] =
     "SELECT count(*) FROM submissions WHERE user_id = :user AND at_ms >= :since";
 
+static const char BOT_CHECKED[] =
+    "SELECT COALESCE(max(at_ms), 0) FROM submissions"
+    " WHERE user_id = :user AND bot_id = :bot AND accepted = 1";
+
 static void user_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
     (void)ctx;
@@ -158,16 +162,29 @@ int arena_db_submission_add(arena_db *db, const arena_submission *s, char *err, 
     return rc == SQLITE_DONE ? 0 : adb_sqlerr(db, err, size, "cannot store a submission");
 }
 
-int arena_db_submissions_since(arena_db *db, int64_t user_id, int64_t since_ms)
+/* The one number a query over a participant's submissions answers, its
+ * :user and its second parameter bound; -1 on error. */
+static int64_t submissions_number(arena_db *db, const char *sql, int64_t user_id,
+                                  const char *key, int64_t value)
 {
-    sqlite3_stmt *st = db ? adb_stmt(db, SUBMISSIONS_SINCE) : NULL;
+    sqlite3_stmt *st = db ? adb_stmt(db, sql) : NULL;
     if (!st)
         return -1;
     int rc = adb_bind_int(st, ":user", user_id);
-    ADB_BIND(adb_bind_int(st, ":since", since_ms));
+    ADB_BIND(adb_bind_int(st, key, value));
     if (rc == SQLITE_OK)
         rc = sqlite3_step(st);
-    int n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    int64_t n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     adb_done(st);
     return n;
+}
+
+int arena_db_submissions_since(arena_db *db, int64_t user_id, int64_t since_ms)
+{
+    return (int)submissions_number(db, SUBMISSIONS_SINCE, user_id, ":since", since_ms);
+}
+
+int64_t arena_db_bot_checked_ms(arena_db *db, int64_t user_id, int64_t bot_id)
+{
+    return submissions_number(db, BOT_CHECKED, user_id, ":bot", bot_id);
 }

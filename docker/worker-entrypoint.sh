@@ -5,7 +5,10 @@
 # service in a Deployment or a compose file should. With the keys in
 # /etc/arena/keys (arena.pub, the arena's public key, and worker.key, this
 # worker's secret key: `arena keygen`), the link is CURVE: encrypted, and
-# only workers the arena lists are admitted. Any arguments are run instead
+# only workers the arena lists are admitted. Submitted bots (named by
+# content hash) are fetched from the arena into $ARENA_CACHE (default
+# /var/cache/arena, at most $ARENA_CACHE_MB, default 1024; "none": run them
+# from the arena's store, a volume mounted at the same path). Any arguments are run instead
 # (podman run IMAGE referee play ...), after the same cgroup step.
 #
 # Control groups for the bot sandbox: the runtime mounts the cgroup
@@ -45,5 +48,9 @@ keys=${ARENA_KEYS:-/etc/arena/keys}
 set -- --connect "${ARENA_CONNECT:?set ARENA_CONNECT to the worker address of the arena}" --stay --verbose
 if [ -f "$keys/arena.pub" ] && [ -f "$keys/worker.key" ]; then
     set -- "$@" --curve-server "$keys/arena.pub" --curve-key "$keys/worker.key"
+fi
+cache=${ARENA_CACHE:-/var/cache/arena}
+if [ "$cache" != none ]; then
+    set -- "$@" --cache "$cache" --cache-mb "${ARENA_CACHE_MB:-1024}"
 fi
 exec referee worker "$@"

@@ -165,12 +165,12 @@ void gw_list(const char *db_path, int64_t user_id, gw_reply *out)
     char err[512];
     arena_db *db;
     arena_bot *bots = NULL;
-    int n = -1;
-    if (arena_db_open_readonly(&db, db_path, err, sizeof err) == 0) {
+    int n = -1, opened = arena_db_open_readonly(&db, db_path, err, sizeof err) == 0;
+    if (opened)
         n = arena_db_bot_list(db, &bots);
-        arena_db_close(db);
-    }
     if (n < 0) {
+        if (opened)
+            arena_db_close(db);
         txt_set(out->message, sizeof out->message, "refused: the arena's bots cannot be read; "
                                                     "tell the organizer");
         return;
@@ -180,20 +180,28 @@ void gw_list(const char *db_path, int64_t user_id, gw_reply *out)
     FILE *f = open_memstream(&text, &len);
     int mine = 0;
     if (f) {
-        fprintf(f, "%-24s %-10s %-11s %5s %7s  %s\n", "bot", "version", "status", "games", "elo",
-                "content");
+        fprintf(f, "%-24s %-10s %-11s %7s %7s  %-20s %-12s  %s\n", "bot", "version", "status",
+                "matches", "elo", "checked (UTC)", "content", "games");
         for (int i = 0; i < n; i++) {
             const arena_bot *b = &bots[i];
             if (b->owner_id != user_id)
                 continue;
             mine++;
-            fprintf(f, "%-24s %-10s %-11s %5d %7.1f  %.12s\n", b->label, b->version,
-                    arena_bot_status_shown(b), b->games, b->elo, b->content_hash);
+            char checked[32] = "never";
+            int64_t at = arena_db_bot_checked_ms(db, user_id, b->id);
+            time_t secs = (time_t)(at / 1000);
+            struct tm tm;
+            if (at > 0 && gmtime_r(&secs, &tm))
+                strftime(checked, sizeof checked, "%Y-%m-%d %H:%M:%S", &tm);
+            fprintf(f, "%-24s %-10s %-11s %7d %7.1f  %-20s %-12.12s  %s\n", b->label, b->version,
+                    arena_bot_status_shown(b), b->games, b->elo, checked, b->content_hash,
+                    b->plays);
             if (b->reason[0])
                 fprintf(f, "    %s\n", b->reason);
         }
         fclose(f);
     }
+    arena_db_close(db);
     free(bots);
     out->accepted = 1;
     out->text = text;

@@ -24,10 +24,14 @@ void ref_link_job_pack(msgpack_sbuffer *sb, const ref_link_job *job)
     mpw_str(&pk, REF_LINK_BOTS);
     msgpack_pack_array(&pk, (size_t)job->nbots);
     for (int i = 0; i < job->nbots; i++) {
-        msgpack_pack_map(&pk, 3);
+        msgpack_pack_map(&pk, job->hash[i][0] ? 4 : 3);
         mpw_str(&pk, REF_LINK_CMD); mpw_str(&pk, job->cmd[i]);
         mpw_str(&pk, REF_LINK_CWD); mpw_str(&pk, job->cwd[i]);
         mpw_str(&pk, REF_LINK_ENV); mpw_str(&pk, job->env[i]);
+        if (job->hash[i][0]) {
+            mpw_str(&pk, REF_LINK_HASH);
+            mpw_str(&pk, job->hash[i]);
+        }
     }
     mpw_str(&pk, REF_LINK_TIME);
     msgpack_pack_map(&pk, 6);
@@ -104,6 +108,12 @@ static int read_bots(const msgpack_object *bots, ref_link_job *job, char *err, s
         }
         if (mps_get_str(b, REF_LINK_CWD, job->cwd[i], sizeof job->cwd[i]) < 0)
             job->cwd[i][0] = 0;
+        if (mps_get(b, REF_LINK_HASH) &&
+            (mps_get_str(b, REF_LINK_HASH, job->hash[i], sizeof job->hash[i]) < 0 ||
+             !ref_link_hash_ok(job->hash[i]))) {
+            snprintf(err, size, "malformed job: bot %d's hash is not 64 hex digits", i);
+            return -1;
+        }
     }
     return 0;
 }
@@ -212,4 +222,68 @@ void ref_link_result_free(ref_link_result *r)
     for (int i = 0; i < r->nlogs; i++)
         ref_log_free(&r->logs[i]);
     r->nlogs = 0;
+}
+
+/* ---- a bot's files by hash: fetch and its answer ------------------------ */
+
+int ref_link_hash_ok(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f')))
+            return 0;
+    return n == REF_LINK_HASH_HEX;
+}
+
+void ref_link_fetch_pack(msgpack_sbuffer *sb, int64_t id, const char *hash)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    mpw_message(&pk, REF_LINK_FETCH, 2);
+    mpw_str(&pk, REF_LINK_ID);   msgpack_pack_int64(&pk, id);
+    mpw_str(&pk, REF_LINK_HASH); mpw_str(&pk, hash);
+}
+
+int ref_link_fetch_read(const msgpack_object *m, int64_t *id, char hash[REF_LINK_HASH_HEX + 1])
+{
+    hash[0] = 0;
+    if (mps_get_int(m, REF_LINK_ID, id) < 0 ||
+        mps_get_str(m, REF_LINK_HASH, hash, REF_LINK_HASH_HEX + 1) < 0 || !ref_link_hash_ok(hash))
+        return -1;
+    return 0;
+}
+
+void ref_link_bot_pack(msgpack_sbuffer *sb, const ref_link_bot *b)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    mpw_message(&pk, REF_LINK_BOT, 3);
+    mpw_str(&pk, REF_LINK_ID);   msgpack_pack_int64(&pk, b->id);
+    mpw_str(&pk, REF_LINK_HASH); mpw_str(&pk, b->hash);
+    if (b->archive) {
+        mpw_str(&pk, REF_LINK_ARCHIVE);
+        msgpack_pack_bin(&pk, b->len);
+        msgpack_pack_bin_body(&pk, b->archive, b->len);
+    } else {
+        mpw_str(&pk, REF_LINK_ERROR);
+        mpw_str(&pk, b->error);
+    }
+}
+
+int ref_link_bot_read(const msgpack_object *m, ref_link_bot *b)
+{
+    memset(b, 0, sizeof *b);
+    if (mps_get_int(m, REF_LINK_ID, &b->id) < 0 ||
+        mps_get_str(m, REF_LINK_HASH, b->hash, sizeof b->hash) < 0 || !ref_link_hash_ok(b->hash))
+        return -1;
+    const msgpack_object *a = mps_get(m, REF_LINK_ARCHIVE);
+    if (a && a->type == MSGPACK_OBJECT_BIN && a->via.bin.size <= REF_LINK_MAX_ARCHIVE) {
+        b->archive = a->via.bin.ptr;
+        b->len = a->via.bin.size;
+        return 0;
+    }
+    if (mps_get_str(m, REF_LINK_ERROR, b->error, sizeof b->error) < 0 || !b->error[0])
+        snprintf(b->error, sizeof b->error, "the arena's answer has no archive under %d MB",
+                 REF_LINK_MAX_ARCHIVE >> 20);
+    return 0;
 }

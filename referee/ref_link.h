@@ -48,6 +48,15 @@
 #define REF_LINK_LOGS          "logs"        /* [{bytes, text: bin}] in seat order */
 #define REF_LINK_BYTES         "bytes"
 #define REF_LINK_TEXT          "text"
+/* a bot's files by content hash (store.h): the job names it, a worker that
+ * lacks it asks with `fetch` {id, hash}, the arena answers `bot` {id,
+ * hash, archive: bin (a .tar.gz) | error} */
+#define REF_LINK_HASH          "hash"        /* a job's bot: 64 hex digits, absent by path */
+#define REF_LINK_FETCH         "fetch"
+#define REF_LINK_BOT           "bot"
+#define REF_LINK_ARCHIVE       "archive"
+#define REF_LINK_HASH_HEX      64
+#define REF_LINK_MAX_ARCHIVE   (256 << 20)   /* a `bot` answer's archive, at most */
 
 typedef struct ref_link_job {
     int64_t  id;                  /* the arena's: a game_index */
@@ -58,6 +67,7 @@ typedef struct ref_link_job {
     char     cmd[GAME_MAX_SEATS][1024];
     char     cwd[GAME_MAX_SEATS][512];             /* "": the worker's */
     char     env[GAME_MAX_SEATS][REF_ENV_TEXT];    /* each bot's registered environment */
+    char     hash[GAME_MAX_SEATS][REF_LINK_HASH_HEX + 1];   /* its files' hash, "": by path */
     ref_terms terms;
     int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
 } ref_link_job;
@@ -88,5 +98,26 @@ void ref_link_result_pack(msgpack_sbuffer *sb, const ref_link_result *r);
  * record says so in its error. */
 void ref_link_result_read(const msgpack_object *m, ref_link_result *r);
 void ref_link_result_free(ref_link_result *r);
+
+/* 1 when s is a content hash as the store names it: 64 lowercase hex digits. */
+int  ref_link_hash_ok(const char *s);
+
+/* The worker's `fetch` of a bot's files, for its job `id`. */
+void ref_link_fetch_pack(msgpack_sbuffer *sb, int64_t id, const char *hash);
+/* Reads a `fetch`: 0, or -1 (no id, or no well-formed hash). */
+int  ref_link_fetch_read(const msgpack_object *m, int64_t *id, char hash[REF_LINK_HASH_HEX + 1]);
+
+/* The arena's answer to a fetch: the archive, or why not (archive NULL). */
+typedef struct ref_link_bot {
+    int64_t     id;
+    char        hash[REF_LINK_HASH_HEX + 1];
+    const void *archive;          /* points into the message read; NULL with error */
+    size_t      len;
+    char        error[256];
+} ref_link_bot;
+void ref_link_bot_pack(msgpack_sbuffer *sb, const ref_link_bot *b);
+/* Reads a `bot` answer (untrusted: its archive over REF_LINK_MAX_ARCHIVE,
+ * or neither archive nor error, is an error). 0, or -1 (malformed). */
+int  ref_link_bot_read(const msgpack_object *m, ref_link_bot *b);
 
 #endif

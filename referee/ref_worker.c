@@ -26,7 +26,9 @@
 #include <zmq.h>
 #include "clk.h"
 #include "ref_blame.h"
+#include "ref_cache.h"
 #include "ref_dir.h"
+#include "ref_fetch.h"
 #include "ref_ready.h"
 #include "kv.h"
 #include "mps.h"
@@ -82,12 +84,16 @@ typedef struct worker_opts {
     const char *curve_server, *curve_key;   /* key files, or NULL */
     ref_sandbox_mode sandbox;   /* how its bots are isolated */
     ref_ready   hello;      /* what it says at ready: the games it plays, its capacity */
+    ref_cache   cache;      /* --cache: bots by hash fetched and kept here */
+    int         cached;     /* ... given */
+    ref_fetch_held held;    /* jobs the arena sent while a bot was fetched */
 } worker_opts;
 
 static const char worker_usage[] =
     "usage: referee worker --connect ENDPOINT [--stay] [--verbose] [--sandbox MODE]\n"
     "                      [--games LIST] [--capacity N]\n"
     "                      [--curve-server ARENA.pub --curve-key KEY]\n"
+    "                      [--cache DIR [--cache-mb N]]\n"
     "  --connect ENDPOINT  the arena's worker address (arena tournament --listen ENDPOINT)\n"
     "  --stay              when the arena says stop, wait for the next one (a service)\n"
     "  --verbose           log each match on stderr\n"
@@ -97,12 +103,17 @@ static const char worker_usage[] =
     "                      game this referee has); the arena hands out no other\n"
     "  --capacity N        play up to N matches at once (1 to 64; default 1)\n"
     "  --curve-server F    the arena's public key: encrypt the link, and prove who we are\n"
-    "  --curve-key F       with this worker's secret key (arena keygen)\n";
+    "  --curve-key F       with this worker's secret key (arena keygen)\n"
+    "  --cache DIR         run submitted bots (named by content hash) from DIR, fetched\n"
+    "                      from the arena when missing or changed (without it: from\n"
+    "                      their folder in the arena's store, as local workers do)\n"
+    "  --cache-mb N        DIR's size, least recently used bots out (default 1024)\n";
 
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
-    const char *sandbox = NULL, *games = NULL, *capacity = "1";
+    const char *sandbox = NULL, *games = NULL, *capacity = "1", *cache = NULL,
+               *cache_mb = NULL;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--connect") && i + 1 < argc)
             o->endpoint = argv[++i];
@@ -120,6 +131,10 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
             games = argv[++i];
         else if (!strcmp(argv[i], "--capacity") && i + 1 < argc)
             capacity = argv[++i];
+        else if (!strcmp(argv[i], "--cache") && i + 1 < argc)
+            cache = argv[++i];
+        else if (!strcmp(argv[i], "--cache-mb") && i + 1 < argc)
+            cache_mb = argv[++i];
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(worker_usage, stdout);
             return 1;
@@ -146,6 +161,17 @@ static int parse_opts(int argc, char **argv, worker_opts *o)
         return -1;
     }
     o->hello.capacity = (int)n;
+    int64_t mb = REF_CACHE_DEFAULT_MB;
+    if (cache_mb && (!cache || kv_i64(cache_mb, 1, 1 << 20, &mb) < 0)) {
+        fprintf(stderr, "referee: worker: --cache-mb needs --cache and a size from 1 to %d MB\n",
+                1 << 20);
+        return -1;
+    }
+    if (cache && ref_cache_open(&o->cache, cache, mb, err, sizeof err) < 0) {
+        fprintf(stderr, "referee: worker: %s\n", err);
+        return -1;
+    }
+    o->cached = cache != NULL;
     if (!o->curve_server != !o->curve_key) {
         fprintf(stderr, "referee: worker: --curve-server and --curve-key go together\n");
         return -1;
@@ -166,13 +192,18 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
 }
 
 /* Plays one job message and packs its answer into sb: in the match's own
- * process (ref_runs.h). */
+ * process (ref_runs.h). Its bots by hash are in the cache already: the
+ * worker fetched them before it started this process (start_job); here
+ * each copy is hashed again before it runs. */
 static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, void *ctx)
 {
     const worker_opts *o = ctx;
     ref_job job;
     char err[512] = "";
-    int read = ref_job_read(msg, &job, err, sizeof err);
+    int read = ref_job_read(msg, &job, err, sizeof err), fetched = 0;
+    if (read == 0 && o->cached)
+        read = fetched = ref_fetch_job_bots((ref_cache *)&o->cache, NULL, NULL, NULL, &job, err,
+                                            sizeof err);
     int64_t id = job.link.id;
     uint64_t seed = job.link.seed;
     ref_record rec;
@@ -182,6 +213,8 @@ static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, void *ctx)
     ref_dir dir;
     ref_link_result res = { .id = id, .started_ms = clk_wall_ms() };
     int nbots = read == 0 ? job.cfg.nbots : 0, played = -1;
+    if (fetched < 0)
+        fprintf(stderr, "referee worker: job %" PRId64 ": %s\n", id, err);
     int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
     ref_blame_job(id);
     if (made)
@@ -228,10 +261,33 @@ static void say_refused(const char *why, int64_t arena_protocol, int stopped)
             stopped == 1 ? "" : "es");
 }
 
+/* Fetches the bots by hash of job `m` that the cache lacks, here in the
+ * worker's own process (the only one that speaks on the link): 0 when
+ * they are all in the cache, -1 (why in err), -2 the arena said stop
+ * meanwhile. The cache is trimmed only while no match runs, so no running
+ * bot's files are taken away. */
+static int fetch_bots(void *sock, msgpack_sbuffer *sb, const ref_runs *runs,
+                      const msgpack_object *m, worker_opts *o, char *err, size_t size)
+{
+    ref_job job;
+    if (!o->cached || ref_job_read(m, &job, err, size) != 0)
+        return 0;                      /* its process says why it cannot be read */
+    int rc = ref_fetch_job_bots(&o->cache, sock, sb, &o->held, &job, err, size);
+    if (rc == 0 && runs->n == 0) {
+        const char *keep[GAME_MAX_SEATS];
+        for (int i = 0; i < job.link.nbots; i++)
+            keep[i] = job.link.hash[i];
+        ref_cache_trim(&o->cache, keep, job.link.nbots);
+    }
+    ref_job_free(&job);
+    return rc;
+}
+
 /* Starts job `m` in a match process of its own, or answers it with why it
- * cannot be played here. */
-static void start_job(void *sock, msgpack_sbuffer *sb, ref_runs *runs, const msgpack_object *m,
-                      worker_opts *o)
+ * cannot be played here: 1 when the arena said stop while its bots were
+ * fetched, else 0. */
+static int start_job(void *sock, msgpack_sbuffer *sb, ref_runs *runs, const msgpack_object *m,
+                     worker_opts *o)
 {
     int64_t id = -1;
     uint64_t seed = 0;
@@ -241,17 +297,41 @@ static void start_job(void *sock, msgpack_sbuffer *sb, ref_runs *runs, const msg
      * took in the order it took them. */
     if (o->verbose)
         fprintf(stderr, "referee worker: job %" PRId64 " seed %" PRIu64 ": playing\n", id, seed);
-    char err[160];
+    char err[512];
+    int fetched = 0;
     if (runs->n >= o->hello.capacity)
         snprintf(err, sizeof err, "this worker plays %d match%s at once (its capacity)",
                  o->hello.capacity, o->hello.capacity == 1 ? "" : "es");
+    else if ((fetched = fetch_bots(sock, sb, runs, m, o, err, sizeof err)) == -2)
+        return 1;
+    else if (fetched < 0)
+        fprintf(stderr, "referee worker: job %" PRId64 ": %s\n", id, err);
     else if (ref_runs_start(runs, id, m, run_job, o, err, sizeof err) == 0)
-        return;
+        return 0;
     int64_t now = clk_wall_ms();
     ref_link_result res = { .id = id, .error = err, .started_ms = now, .finished_ms = now };
     sb->size = 0;
     ref_link_result_pack(sb, &res);
     send_sb(sock, sb);
+    return 0;
+}
+
+/* Starts, in order, the jobs that arrived while a bot was fetched (more
+ * may arrive while these fetch): 1 when the arena said stop meanwhile. */
+static int start_held(void *sock, msgpack_sbuffer *sb, ref_runs *runs, worker_opts *o)
+{
+    int stop = 0;
+    for (int k = 0; k < o->held.n; k++) {
+        zmq_msg_t *m = &o->held.msg[k];
+        msgpack_unpacked msg;
+        if (!stop && mps_decode(zmq_msg_data(m), zmq_msg_size(m), &msg) == 0) {
+            stop = start_job(sock, sb, runs, &msg.data, o);
+            msgpack_unpacked_destroy(&msg);
+        }
+        zmq_msg_close(m);
+    }
+    o->held.n = 0;
+    return stop;
 }
 
 /* Sends the result of each match process that has ended (polled in items,
@@ -339,6 +419,8 @@ int ref_worker_main(int argc, char **argv)
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(sock, ZMQ_HEARTBEAT_TIMEOUT, &timeout, sizeof timeout);
     zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &reconnect_max, sizeof reconnect_max);
+    int64_t max = REF_LINK_MAX_ARCHIVE + (1 << 20);     /* a fetched bot's archive, at most */
+    zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     if (o.curve_key) {
         zauth_key server, secret;
         char err[512];
@@ -420,10 +502,12 @@ int ref_worker_main(int argc, char **argv)
             mps_get_str(&msg.data, "reason", why, sizeof why);
             mps_get_int(&msg.data, "protocol", &theirs);
         }
-        if (!strcmp(type, "job"))
-            start_job(sock, &sb, &runs, &msg.data, &o);
-        else if (strcmp(type, "ping") && strcmp(type, "stop"))
+        if (!strcmp(type, "job") && start_job(sock, &sb, &runs, &msg.data, &o))
+            snprintf(type, sizeof type, "stop");
+        else if (strcmp(type, "job") && strcmp(type, "ping") && strcmp(type, "stop"))
             fprintf(stderr, "referee worker: unexpected message from the arena\n");
+        if (strcmp(type, "stop") && start_held(sock, &sb, &runs, &o))
+            snprintf(type, sizeof type, "stop");
         if (ok)
             msgpack_unpacked_destroy(&msg);
         /* A stop is obeyed at once: the matches in flight are the arena's,
@@ -441,6 +525,8 @@ int ref_worker_main(int argc, char **argv)
             break;
     }
     ref_runs_stop(&runs);
+    for (int k = 0; k < o.held.n; k++)
+        zmq_msg_close(&o.held.msg[k]);
     msgpack_sbuffer_destroy(&sb);
     zmq_socket_monitor(sock, NULL, 0);
     zmq_close(mon);

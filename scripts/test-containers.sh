@@ -18,7 +18,11 @@
 # 3. curve: an arena with --curve-key and --curve-workers, three worker
 #    containers: one with a listed key plays every match, one with an
 #    unlisted key (told it is refused) and one without keys play none.
-# 4. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod (the
+# 4. fetch: a participant's bot submitted through the gateway in an arena
+#    container (stored by hash on its volume) is played by a worker
+#    container that has no such volume: it fetches the bot over the
+#    worker link into its cache (docker/worker-entrypoint.sh's default).
+# 5. kube: docker/k8s/*.yaml under `podman kube play`: the arena's pod (the
 #    ladder and the web) with its PersistentVolumeClaim, workers as a
 #    Deployment of 2 replicas. The ladder plays; the web answers over the
 #    pod network; on a stop the ladder ends cleanly within its grace (exit
@@ -296,6 +300,47 @@ expect_tournament "$ca" 4
 [ "$(played "$R-curve-rogue")" -eq 0 ] || fail "a worker with an unlisted key played"
 echo "   the listed worker played 4 of 4; without keys: 0, with an unlisted key: 0 ($(podman logs "$R-curve-rogue" 2>&1 | grep -m1 refused))"
 podman rm -f -v -t 0 "$ca" "$R-curve-plain" "$R-curve-rogue" "$R-curve-worker" >/dev/null
+
+# ---- bots by hash -----------------------------------------------------------------
+
+step "fetch: a participant's bot, submitted through the gateway, fetched by a worker container"
+# In an arena container: a participant, the gateway, and their submission
+# (the Python sample bot with its SDK), stored by hash in /data's store.
+mkdir -p "$WORK/fetch-data"
+podman run --rm --entrypoint sh -v "$WORK/fetch-data:/data" "$ARENA_IMAGE" -c '
+  set -e
+  arena user add alice --endpoint tcp://127.0.0.1:7100 --out /data/alice.cred >/dev/null
+  arena gateway --listen tcp://127.0.0.1:7100 2>/data/gw.log &
+  for i in $(seq 100); do grep -q listening /data/gw.log && break; sleep 0.1; done
+  mkdir /tmp/bot && cp /opt/arena/agents/python/random_bot.py /tmp/bot/bot.py &&
+    cp -r /opt/arena/sdk/python/arena_bot /tmp/bot/
+  arena submit --credentials /data/alice.cred --name sub --version 1 --game warchest \
+    --cmd "python3 bot.py" /tmp/bot | sed -n "s/^content hash //p" >/data/hash' ||
+  fail "a submission through the gateway in the arena image"
+hash=$(cat "$WORK/fetch-data/hash")
+[ ${#hash} -eq 64 ] || fail "the submission was not stored: $(cat "$WORK/fetch-data/gw.log")"
+printf 'random /opt/arena/build/agents/random\n' >"$WORK/fetch-bots"
+fa=$R-fetch-arena fw=$R-fetch-worker
+podman run -d --name "$fa" --network "$R-net" -e ARENA_KEEP_RUNNING=1 \
+  -v "$WORK/fetch-data:/data" -v "$WORK/keys:/etc/arena/keys:ro" \
+  -v "$WORK/fetch-bots:/etc/arena/bots:ro" "$ARENA_IMAGE" \
+  tournament --games 2 --listen 'tcp://*:7000' --concurrency 0 \
+  --curve-key /etc/arena/keys/arena --curve-workers /etc/arena/keys/workers.pub >/dev/null
+# The worker has no /data: the bot's files reach it over the worker link.
+podman run -d --name "$fw" --network "$R-net" -e "ARENA_CONNECT=tcp://$fa:7000" \
+  --cap-add SYS_ADMIN --security-opt 'unmask=/proc/*' -v "$WORK/worker-keys:/etc/arena/keys:ro" \
+  "$WORKER_IMAGE" >/dev/null
+expect_tournament "$fa" 2
+[ "$(played "$fw")" -eq 2 ] || fail "the worker container played $(played "$fw") of 2"
+logged "$fw" "^referee worker: fetched bot ${hash:0:12}" ||
+  fail "the worker container did not fetch the bot: $(podman logs "$fw" 2>&1 | tail -5)"
+podman exec "$fw" test -f "/var/cache/arena/$hash/bot.py" || fail "no cached copy in the worker"
+[ "$(podman exec "$fa" sqlite3 /data/arena.db "SELECT count(*) FROM matches m JOIN match_seats s
+     ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id WHERE b.name = 'sub'
+     AND m.culprit IS NULL")" -eq 2 ] || fail "the submitted bot did not play its 2 matches"
+echo "   the worker container $(podman logs "$fw" 2>&1 | grep -m1 'fetched bot' |
+  sed 's/^referee worker: //') and played 2 of 2"
+podman rm -f -v -t 0 "$fa" "$fw" >/dev/null
 
 # ---- kube play ----------------------------------------------------------------
 

@@ -52,6 +52,7 @@ for game in $("$build/referee/referee" games | awk '{print $1}'); do
 done
 run test_jw "$build/tests/web/test_jw"
 run test_store "$build/tests/store/test_store"
+run test_ref_cache "$build/tests/referee/test_ref_cache"
 run test_gw_proto "$build/tests/gateway/test_gw_proto"
 # The gateway under valgrind (and the checks it forks) while participants
 # and hostile archives hit it.

@@ -87,4 +87,8 @@ int store_root_for(const char *db_path, char *out, size_t size);
 int store_put(const char *root, const store_tree *t, char hex[STORE_HASH_HEX + 1], char *dir,
               size_t dirsize, char *err, size_t errsize);
 
+/* Removes a folder store_put wrote (read-only as it is), links not
+ * followed: a half-written one, or a worker's cached copy discarded. */
+void store_remove(const char *dir);
+
 #endif

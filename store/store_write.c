@@ -102,7 +102,7 @@ int store_root_for(const char *db_path, char *out, size_t size)
                ? 0 : -1;
 }
 
-/* Removing a half-written folder: its folders made writable first. */
+/* Removing a stored folder: its folders made writable first. */
 static int make_writable(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
     (void)f;
@@ -123,7 +123,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-static void remove_tree(const char *dir)
+void store_remove(const char *dir)
 {
     nftw(dir, make_writable, 16, FTW_PHYS);
     nftw(dir, remove_one, 16, FTW_PHYS | FTW_DEPTH);
@@ -200,14 +200,14 @@ int store_put(const char *root, const store_tree *t, char hex[STORE_HASH_HEX + 1
         close(fd);
     if (rc == 0 && rename(tmp, dir) != 0) {
         if (errno == EEXIST || errno == ENOTEMPTY) {   /* stored meanwhile, by another */
-            remove_tree(tmp);
+            store_remove(tmp);
             return 0;
         }
         txt_set(err, errsize, "cannot store %s: %s", dir, strerror(errno));
         rc = -1;
     }
     if (rc < 0) {
-        remove_tree(tmp);
+        store_remove(tmp);
         return -1;
     }
     return 1;

@@ -11,7 +11,8 @@
 // War Chest's (lib/games/warchest.js) with lib/observation.js and
 // lib/hex.js, the board; Goofspiel's. lib/wire.js frames msgpack,
 // lib/seed.js reads the seed the referee chose for this seat's random
-// choices.
+// choices; lib/submit.js sends a bot to an arena's gateway (submit.js, its
+// command line).
 export { run, PROTOCOL } from "./lib/run.js";
 export { Request, Action, Welcome, Update, Result, InvalidChoice, ProtocolError }
   from "./lib/messages.js";
@@ -20,3 +21,4 @@ export { hexToAxial, axialToHex, hexDistance, neighbours, onBoard, boardHexes, i
   LOCATIONS_2P, LOCATIONS_4P } from "./lib/hex.js";
 export { botSeed, SEED_MAX } from "./lib/seed.js";
 export { decodeMessage, encodeMessage, LIMITS } from "./lib/wire.js";
+export { submit, listBots, readCredentials, curvePublic } from "./lib/submit.js";

@@ -24,7 +24,8 @@ import re
 import sys
 
 import msgpack
-import zmq
+
+import link_peer
 
 
 def records(folder):
@@ -57,24 +58,11 @@ def forge(mode, job, recs):
     return with_result(text, " ".join("0" if float(s) > 0 else "1" for s in scores))
 
 
-def key_of(path):
-    """The one key of a key file (its line that is not a # comment)."""
-    with open(path) as f:
-        return [line.strip() for line in f if line.strip() and not line.startswith("#")][0]
-
-
 def main():
     endpoint, mode, folder, log = sys.argv[1:5]
     recs = records(folder)
-    sock = zmq.Context().socket(zmq.DEALER)
-    sock.setsockopt(zmq.LINGER, 2000)
-    if len(sys.argv) == 7:
-        secret = key_of(sys.argv[6]).encode()
-        sock.curve_serverkey = key_of(sys.argv[5]).encode()
-        sock.curve_secretkey = secret
-        sock.curve_publickey = zmq.curve_public(secret)
-    sock.connect(endpoint)
-    sock.send(msgpack.packb({"type": "ready", "protocol": 1, "pid": os.getpid()}))
+    keys = sys.argv[5:7] if len(sys.argv) == 7 else [None, None]
+    sock = link_peer.join(endpoint, 2000, *keys)
     while sock.poll(120000):
         msg = msgpack.unpackb(sock.recv(), raw=False)
         if msg.get("type") == "stop":

@@ -103,6 +103,11 @@ games=$(sed -n 's/^accepted: bobbot@1, checked in \(.*\) (plays both.*/\1/p' <<<
 out=$(submit alice --list) || fail "alice's list: $out"
 grep -q "^rnd@1 " <<<"$out" && grep -q "^rnd@2 " <<<"$out" && ! grep -q bobbot <<<"$out" ||
   fail "alice sees her bots alone: $out"
+# Each with its declared games and when its check ran (UTC), as the database has them.
+today=$(date -u +%Y-%m-%d)
+grep -q "^rnd@1 .* $today [0-9:]\{8\} *${hash:0:12}  warchest$" <<<"$out" &&
+  grep -q "^[ ]*bot .*status .*matches .*elo .*checked (UTC) .*content .*games$" <<<"$out" ||
+  fail "alice's list shows no games or check time: $out"
 A bot list --format csv >"$tmp/bots.csv"
 python3 - "$tmp/bots.csv" "$hash" <<'PY' || fail "bot list: $(cat "$tmp/bots.csv")"
 import csv, sys
@@ -162,6 +167,25 @@ grep -q "^accepted: bobbot@2" <<<"$out" || fail "bob from Python: $out"
 out=$(cd "$tmp/bob" && PYTHONPATH="$src/sdk/python" /usr/bin/python3 -m arena_bot.submit \
         --credentials arena.cred --list) || fail "bob's list from Python: $out"
 grep -q "^bobbot@2 " <<<"$out" || fail "bob's list from Python: $out"
+# The JavaScript SDK's helper (sdk/js/submit.js): a folder (packed by tar, the same
+# files as bobbot@1), and the list.
+js_versions=0
+if command -v node >/dev/null && [ -d "$src/sdk/js/node_modules/zeromq" ]; then
+  out=$(cd "$tmp/bob" && node "$src/sdk/js/submit.js" --credentials arena.cred --name bobbot \
+          --version 3 --game warchest --cmd "python3 bot.py" src) || fail "bob from JS: $out"
+  grep -q "^accepted: bobbot@3, checked in warchest " <<<"$out" &&
+    [ "$(sed -n 's/^content hash //p' <<<"$out")" = "$(sql "SELECT content_hash FROM bots
+      WHERE name = 'bobbot' AND version = '1'")" ] || fail "bob from JS: $out"
+  out=$(cd "$tmp/bob" && node "$src/sdk/js/submit.js" --credentials arena.cred --list) ||
+    fail "bob's list from JS: $out"
+  grep -q "^bobbot@3 .*  warchest$" <<<"$out" || fail "bob's list from JS: $out"
+  js_versions=1
+  rc=0; out=$(cd "$tmp/bob" && node "$src/sdk/js/submit.js" --credentials arena.cred \
+                --name x 2>&1) || rc=$?
+  [ $rc = 2 ] && grep -q "are needed" <<<"$out" || fail "JS helper without a folder: $rc $out"
+else
+  note "the JS helper untried: no node or sdk/js/node_modules (npm ci --prefix sdk/js)"
+fi
 
 # ---- hostile submissions over the wire ---------------------------------------
 python3 - "$tmp/mallory" <<'PY'
@@ -231,7 +255,8 @@ rc=0; out=$(submit mallory --name evil --version over --cmd "sh bot.py" linkout.
 found=$({ find "$tmp" /tmp -maxdepth 4 -name 'escape*' 2>/dev/null || true; } | head -5)
 [ -z "$found" ] || fail "written outside the store: $found"
 [ "$(ls -A "$db.store" | wc -l)" = 2 ] || fail "the store: $(ls -A "$db.store")"
-[ "$(sql "SELECT count(*) FROM bots WHERE owner_id IS NOT NULL")" = 5 ] || fail "registered"
+[ "$(sql "SELECT count(*) FROM bots WHERE owner_id IS NOT NULL")" = $((5 + js_versions)) ] ||
+  fail "registered"
 [ "$(sql "SELECT count(*) FROM submissions WHERE accepted = 0 AND bot = 'evil'")" = 9 ] ||
   fail "mallory's refusals kept: $(sql "SELECT count(*) FROM submissions WHERE bot = 'evil'")"
 

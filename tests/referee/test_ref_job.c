@@ -4,7 +4,9 @@
  * match plays: every field lands where it belongs, with its unit, and
  * values that tell fields apart (pondering both ways, a memory limit in
  * MiB); terms out of their range are refused; and the worker's `result`
- * (ref_link_result_pack) read back by the arena (arena_job_result_read).
+ * (ref_link_result_pack) read back by the arena (arena_job_result_read);
+ * a bot named by its content hash, and the `fetch` of its files and the
+ * arena's `bot` answer, each read back, a malformed hash refused.
  * The fuzzers (fuzz_worker_job, fuzz_worker_result) only check that no
  * message crashes the readers; this checks what they read.
  */
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "arena_pool.h"
+#include "mpw.h"
 #include "ref_job.h"
 
 typedef struct job_spec {
@@ -38,6 +41,7 @@ static void pack_job(msgpack_sbuffer *sb, const job_spec *js)
     snprintf(job.cmd[1], sizeof job.cmd[1], "bots/b --x");
     snprintf(job.cwd[0], sizeof job.cwd[0], "/srv/a");
     snprintf(job.env[1], sizeof job.env[1], "BOT_LEVEL=3\nBOT_NAME=b");
+    memset(job.hash[1], 'e', REF_LINK_HASH_HEX);    /* a submitted bot, by its hash */
     ref_terms *t = &job.terms;
     t->move_ms = 120, t->bank_ms = 3300, t->handshake_ms = 4500;
     t->strikes = js->strikes;
@@ -103,6 +107,9 @@ static void test_every_field(void **state)
                      (uint64_t)96 << 20);   /* MiB on the link */
     assert_int_equal(j.link.id, 77);
     assert_int_equal(j.link.log_bytes, 5000);
+    assert_string_equal(j.link.hash[0], "");    /* by path */
+    assert_int_equal(strlen(j.link.hash[1]), REF_LINK_HASH_HEX);
+    assert_int_equal(strspn(j.link.hash[1], "e"), REF_LINK_HASH_HEX);
     ref_job_free(&j);
 }
 
@@ -176,6 +183,98 @@ static void test_result_round_trip(void **state)
     msgpack_sbuffer_destroy(&sb);
 }
 
+/* Unpacks sb's message into u (destroy it). */
+static void unpack(const msgpack_sbuffer *sb, msgpack_unpacked *u)
+{
+    msgpack_unpacked_init(u);
+    assert_int_equal(msgpack_unpack_next(u, sb->data, sb->size, NULL), MSGPACK_UNPACK_SUCCESS);
+}
+
+/* A job whose bot's hash is not 64 lowercase hex digits is refused: a
+ * worker makes a folder's name of it. */
+static void test_job_bad_hash_refused(void **state)
+{
+    (void)state;
+    const char *bad[] = { "../../etc", "ABCDEF", "", "0123456789abcdef0123456789abcdef"
+                          "0123456789abcdef0123456789abcdeg" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        msgpack_sbuffer sb;
+        msgpack_sbuffer_init(&sb);
+        msgpack_packer pk;
+        msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+        mpw_message(&pk, REF_LINK_JOB, 5);
+        mpw_str(&pk, REF_LINK_ID);      msgpack_pack_int64(&pk, 3);
+        mpw_str(&pk, REF_LINK_GAME);    mpw_str(&pk, "warchest");
+        mpw_str(&pk, REF_LINK_OPTIONS); mpw_str(&pk, "");
+        mpw_str(&pk, REF_LINK_SEED);    msgpack_pack_uint64(&pk, 1);
+        mpw_str(&pk, REF_LINK_BOTS);
+        msgpack_pack_array(&pk, 1);
+        msgpack_pack_map(&pk, 2);
+        mpw_str(&pk, REF_LINK_CMD);  mpw_str(&pk, "./bot");
+        mpw_str(&pk, REF_LINK_HASH); mpw_str(&pk, bad[k]);
+        msgpack_unpacked u;
+        unpack(&sb, &u);
+        ref_link_job job;
+        char err[256] = "";
+        assert_int_equal(ref_link_job_read(&u.data, &job, err, sizeof err), -1);
+        assert_non_null(strstr(err, "hash is not 64 hex digits"));
+        msgpack_unpacked_destroy(&u);
+        msgpack_sbuffer_destroy(&sb);
+    }
+}
+
+/* A worker's fetch and the arena's answer, each way: the archive's bytes
+ * as sent; a refusal's reason; a malformed hash refused. */
+static void test_fetch_and_bot(void **state)
+{
+    (void)state;
+    char hash[REF_LINK_HASH_HEX + 1];
+    memset(hash, '7', REF_LINK_HASH_HEX);
+    hash[REF_LINK_HASH_HEX] = 0;
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    ref_link_fetch_pack(&sb, 12, hash);
+    msgpack_unpacked u;
+    unpack(&sb, &u);
+    int64_t id = -1;
+    char got[REF_LINK_HASH_HEX + 1];
+    assert_int_equal(ref_link_fetch_read(&u.data, &id, got), 0);
+    assert_int_equal(id, 12);
+    assert_string_equal(got, hash);
+    msgpack_unpacked_destroy(&u);
+
+    sb.size = 0;
+    ref_link_fetch_pack(&sb, 12, "/etc/passwd");
+    unpack(&sb, &u);
+    assert_int_equal(ref_link_fetch_read(&u.data, &id, got), -1);
+    msgpack_unpacked_destroy(&u);
+
+    const char archive[] = "\x1f\x8b not really gzip\0with a NUL";
+    ref_link_bot b = { .id = 12, .archive = archive, .len = sizeof archive };
+    snprintf(b.hash, sizeof b.hash, "%s", hash);
+    sb.size = 0;
+    ref_link_bot_pack(&sb, &b);
+    unpack(&sb, &u);
+    ref_link_bot r;
+    assert_int_equal(ref_link_bot_read(&u.data, &r), 0);
+    assert_int_equal(r.id, 12);
+    assert_string_equal(r.hash, hash);
+    assert_int_equal(r.len, sizeof archive);
+    assert_memory_equal(r.archive, archive, sizeof archive);
+    msgpack_unpacked_destroy(&u);
+
+    b.archive = NULL;
+    snprintf(b.error, sizeof b.error, "not a bot of your match");
+    sb.size = 0;
+    ref_link_bot_pack(&sb, &b);
+    unpack(&sb, &u);
+    assert_int_equal(ref_link_bot_read(&u.data, &r), 0);
+    assert_null(r.archive);
+    assert_string_equal(r.error, "not a bot of your match");
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +282,8 @@ int main(void)
         cmocka_unit_test(test_pondering_off_and_no_memory_limit),
         cmocka_unit_test(test_terms_out_of_range_refused),
         cmocka_unit_test(test_result_round_trip),
+        cmocka_unit_test(test_job_bad_hash_refused),
+        cmocka_unit_test(test_fetch_and_bot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

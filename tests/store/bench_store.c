@@ -5,6 +5,9 @@
  * does, the archive read back and checked as the gateway does, hashed and
  * written into the store, then written again (stored already). The check
  * (a bot's matches) is not counted: it is the same as bot add's.
+ * Then the stored bot's way to a remote worker (bench_fetch.c): its first
+ * fetch over a CURVE link into the worker's cache, a second worker's, a
+ * cached start, and a bot already on disk started as it is.
  *
  * usage: bench_store [MB] [RUNS]      (build/tests/store/bench_store 10 5)
  */
@@ -18,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_fetch.h"
 #include "store.h"
 
 /* Wall time, and this process's CPU time (the machine's load aside). */
@@ -155,6 +159,35 @@ int main(int argc, char **argv)
         printf("  %-46s %8.1f / %8.1f  %8.1f\n", what[k], t[k][0], t[k][runs / 2], cpu[k][0]);
     }
     printf("  (%d entries, %zu bytes packed)\n", files, packed);
+    /* The bot stored once more, then fetched by workers. */
+    store_tree a;
+    store_tree_init(&a, 0, 0);
+    char hex[STORE_HASH_HEX + 1], stored[600];
+    static bench_fetch_times ft;
+    if (store_read_dir(&a, dir, err, sizeof err) < 0 ||
+        store_put(root, &a, hex, stored, sizeof stored, err, sizeof err) < 0)
+        return fprintf(stderr, "%s\n", err), 1;
+    store_tree_free(&a);
+    if (bench_fetch(base, stored, hex, runs, &ft) < 0)
+        return 1;
+    printf("a remote worker's start of that bot, over tcp://127.0.0.1 with CURVE (ms: wall best "
+           "/ median, CPU best)\n");
+    double *rows[5] = { ft.first[0], ft.arena[0], ft.first[1], ft.cached, ft.on_disk };
+    const char *names[5] = { "first fetch (the arena packs it)",
+                             "  of which the arena's answer (read, hash, pack)",
+                             "a second worker's first fetch (archive kept)",
+                             "a cached start (its copy hashed again)",
+                             "a bot already on disk (its process started)" };
+    double *cpus[5] = { ft.cpu[0], NULL, ft.cpu[2], ft.cpu[3], NULL };
+    for (int k = 0; k < 5; k++) {
+        sort(rows[k], runs);
+        printf("  %-50s %8.1f / %8.1f", names[k], rows[k][0], rows[k][runs / 2]);
+        if (cpus[k]) {
+            sort(cpus[k], runs);
+            printf("  %8.1f", cpus[k][0]);
+        }
+        printf("\n");
+    }
     rm_tree(base);
     return 0;
 }
