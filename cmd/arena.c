@@ -435,6 +435,8 @@ static const char usage[] =
     "  user add|list|revoke   participants, each with a credentials file to submit with\n"
     "  gateway --listen E     the participants' entrance: submissions stored, checked, added\n"
     "  submit                 a participant's bot sent to the gateway (--list: their bots)\n"
+    "  connect                a participant's remote bot played from their machine\n"
+    "  relay                  a remote bot's seat, run by the referee (not by hand)\n"
     "  worker add|list|revoke remote workers admitted by their keys (--curve-key), at once\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
@@ -496,6 +498,10 @@ static int run_command(const char *cmd, int n, char **rest)
         return ac_gateway(n, rest);
     if (!strcmp(cmd, "submit"))
         return ac_submit(n, rest);
+    if (!strcmp(cmd, "connect"))
+        return ac_connect(n, rest);
+    if (!strcmp(cmd, "relay"))
+        return ac_relay(n, rest);
     if (!strcmp(cmd, "keygen"))
         return cmd_keygen(n, rest);
     if (!strcmp(cmd, "serve"))

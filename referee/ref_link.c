@@ -24,10 +24,13 @@ void ref_link_job_pack(msgpack_sbuffer *sb, const ref_link_job *job)
     mpw_str(&pk, REF_LINK_BOTS);
     msgpack_pack_array(&pk, (size_t)job->nbots);
     for (int i = 0; i < job->nbots; i++) {
-        msgpack_pack_map(&pk, 3);
+        msgpack_pack_map(&pk, job->relay[i] ? 4 : 3);
         mpw_str(&pk, REF_LINK_CMD); mpw_str(&pk, job->cmd[i]);
         mpw_str(&pk, REF_LINK_CWD); mpw_str(&pk, job->cwd[i]);
         mpw_str(&pk, REF_LINK_ENV); mpw_str(&pk, job->env[i]);
+        if (job->relay[i]) {
+            mpw_str(&pk, REF_LINK_RELAY); mpw_bool(&pk, 1);
+        }
     }
     mpw_str(&pk, REF_LINK_TIME);
     msgpack_pack_map(&pk, 6);
@@ -104,6 +107,8 @@ static int read_bots(const msgpack_object *bots, ref_link_job *job, char *err, s
         }
         if (mps_get_str(b, REF_LINK_CWD, job->cwd[i], sizeof job->cwd[i]) < 0)
             job->cwd[i][0] = 0;
+        const msgpack_object *relay = mps_get(b, REF_LINK_RELAY);
+        job->relay[i] = relay && relay->type == MSGPACK_OBJECT_BOOLEAN && relay->via.boolean;
     }
     return 0;
 }
