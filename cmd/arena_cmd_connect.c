@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -94,6 +95,7 @@ static void exec_bot(char *const *cmd, const char *endpoint, const gw_rmsg *m)
     snprintf(seat, sizeof seat, "%" PRId64, m->seat);
     snprintf(seed, sizeof seed, "%" PRIu64, m->seed);
     setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);     /* connect killed: its bots go too */
     if (setenv("ARENA_ENDPOINT", endpoint, 1) || setenv("ARENA_TOKEN", m->token, 1) ||
         setenv("ARENA_SEAT", seat, 1) || setenv("ARENA_BOT_SEED", seed, 1) ||
         setenv("ARENA_PROTOCOL", "1", 1))

@@ -173,7 +173,7 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
     gw_conn *older = conn_by_bot(g, b.id);
     if (older && older != c) {
         say_to(g, older->routing, older->rlen, "refused", 0, "closed: another connection for "
-               "%s took over (the newer one wins)", b.label);
+               "%s took over (the newer one wins)", older->label);
         drop_conn(g, older, "another connection took over");
         c = conn_by_routing(g, routing, rlen);   /* drop_conn moves the last one */
     }
