@@ -100,9 +100,38 @@ rc=0; out=$(home "$ARENA" connect --credentials "$T/bob/arena.cred" --name rb --
 grep -q "bob: refused: rb: that bot is not yours" "$T/gw.log" || fail "the refusal not logged"
 note "registered remote, shown absent; another's credentials refused"
 
+# ---- a tournament waits for it, then skips its matches (resumable) ---------------
+new_test waits
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+ar bot add r --no-test --cmd "$RANDOM_BOT" >/dev/null
+ar bot add g --no-test --cmd "$GREEDY_BOT" >/dev/null
+rc=0; ar tournament rb r g --games 2 --remote-wait 1 --move-ms 2000 --bank-ms 20000 \
+  >/dev/null 2>"$T/tour.err" || rc=$?
+[ $rc = 1 ] && grep -q "4 matches skipped: a remote bot was not connected within 1 s (not \
+forfeited); 2 of 6 matches stored; arena tournament --resume plays the rest" "$T/tour.err" ||
+  fail "the tournament without rb: $rc $(cat "$T/tour.err")"
+grep -q "4 matches wait for remote bot rb to connect (up to 1 s)" "$T/tour.err" ||
+  fail "the wait not said: $(cat "$T/tour.err")"
+[ "$(sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id
+          WHERE b.name = 'rb'")" = 0 ] || fail "rb's matches were stored"
+note "rb's 4 matches skipped after 1 s, the 2 others played"
+
 # ---- plays its ladder matches --------------------------------------------------
 new_test plays
 DB=$ROOT/setup/arena.db T=$ROOT/setup
+rb_games() {
+  sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'"
+}
+rb_played() {
+  sql "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+       JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb' AND m.culprit IS NULL"
+}
+rb_ladder() {
+  sql "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+       JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb' AND m.culprit IS NULL
+       AND m.ladder_id IS NOT NULL"
+}
+at_least() { [ "$("$1")" -ge "$2" ]; }
 start_connect() {   # start_connect LOG: alice's connect, in CONNECT_PID
   : >"$T/$1"
   "${HOME_[@]}" "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- \
@@ -113,28 +142,20 @@ start_connect() {   # start_connect LOG: alice's connect, in CONNECT_PID
 }
 start_connect connect1.log
 ar bot list | grep -q "^rb .* remote, connected" || fail "rb not shown connected"
-ar bot add r --no-test --cmd "$RANDOM_BOT" >/dev/null
-ar bot add g --no-test --cmd "$GREEDY_BOT" >/dev/null
+ar tournament --resume >/dev/null 2>"$T/tour.err" || fail "resumed: $(cat "$T/tour.err")"
+[ "$(rb_played)" = 4 ] || fail "the resumed tournament: rb played $(rb_played)"
 : >"$T/ladder.log"
 "${ORG[@]}" "$ARENA" --db "$DB" ladder --name main --concurrency 2 --move-ms 2000 \
   --bank-ms 20000 --reload 0.2 --max-forfeits 0 --log-seconds 1 2>>"$T/ladder.log" &
 LADDER_PID=$!
 PIDS+=("$LADDER_PID")
-rb_games() {
-  sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'"
-}
-rb_played() {
-  sql "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
-       JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb' AND m.culprit IS NULL"
-}
-at_least() { [ "$("$1")" -ge "$2" ]; }
-eventually at_least rb_played 3 || fail "rb played $(rb_played) matches: $(ar matches | tail -5)"
+eventually at_least rb_ladder 3 || fail "rb played $(rb_ladder) matches: $(ar matches | tail -5)"
 grep -q "^match started: rb@1 seat [01] (session " "$T/connect1.log" &&
   grep -q "^match ended: rb@1 seat [01] (the bot exited with status 0)" "$T/connect1.log" ||
   fail "connect's lines: $(cat "$T/connect1.log")"
 [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")" = 0 ] ||
   fail "a disconnection while connected"
-note "rb played $(rb_played) ladder matches through the relay"
+note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder matches"
 
 # ---- a frame for another bot's session ----------------------------------------
 new_test forged
