@@ -525,6 +525,7 @@ typedef struct arena_remote_bot {
 } arena_remote_bot;
 
 #define ARENA_REMOTE_FRESH_MS 15000   /* a connection not heard longer is gone */
+#define ARENA_REMOTE_ABSENT_MS 3600000 /* gone longer: shown absent (bot list's default) */
 
 /* Marks a registered version remote: 0, or -1 with err. */
 int arena_db_remote_add(arena_db *db, int64_t bot_id, char *err, size_t size);
