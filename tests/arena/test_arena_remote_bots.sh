@@ -160,8 +160,17 @@ note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder m
 # ---- a frame for another bot's session ----------------------------------------
 new_test forged
 DB=$ROOT/setup/arena.db T=$ROOT/setup
-session=$(sed -n 's/.*session \([0-9a-f]\{16\}\) opened: rb@1 .*/\1/p' "$T/gw.log" | tail -1)
-[ -n "$session" ] || fail "no session of rb's in the log"
+# A session of rb's open now (its match being played), the newest: a frame
+# for it must not reach that match.
+live_session() {
+  local s
+  session=
+  for s in $(sed -n 's/.*session \([0-9a-f]\{16\}\) opened: rb@1 .*/\1/p' "$T/gw.log"); do
+    grep -q "session $s .*closed\|session $s closed" "$T/gw.log" || session=$s
+  done
+  [ -n "$session" ]
+}
+eventually live_session || fail "no match of rb's running"
 out=$(home "$FORGE" "$T/bob/arena.cred" bb "$session") || fail "the forger: $out"
 grep -q "^refused: session $session is not a match of bb@1" <<<"$out" || fail "said: $out"
 grep -q "bob: refused a data frame of bb@1 for session $session: not one of its matches" \
@@ -171,14 +180,7 @@ note "bob's frame for rb's session $session refused and logged"
 # ---- killed mid-match: lost by disconnected, then skipped ---------------------
 new_test killed
 DB=$ROOT/setup/arena.db T=$ROOT/setup
-open_sessions() {   # rb's sessions opened and not closed, by the gateway's log
-  local s n=0
-  for s in $(sed -n 's/.*session \([0-9a-f]\{16\}\) opened: rb@1 .*/\1/p' "$T/gw.log"); do
-    grep -q "session $s .*closed\|session $s closed" "$T/gw.log" || n=$((n + 1))
-  done
-  [ $n -gt 0 ]
-}
-eventually open_sessions || fail "no match of rb's running"
+eventually live_session || fail "no match of rb's running"
 kill -9 "$CONNECT_PID"
 FAIL_LOG=$T/ladder.log
 lost() { [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")" -ge 1 ]; }
