@@ -14,6 +14,8 @@
 #   shown not connected (absent past --absent-after);
 # - it comes back and plays again; a second connection takes over from the
 #   first, which is told why and stops;
+# - netns: its link cut past the silence limit, connect reconnects and it
+#   plays again;
 # - its participant revoked: the running connect is told so and stops, a
 #   new one is refused.
 #
@@ -218,6 +220,21 @@ wait_exit "$first"
 played=$(rb_played)
 eventually rb_more || fail "rb did not play on the newer connection"
 note "back: rb played again; the newer connection took over"
+
+# ---- a network fault (netns: the link cut past the silence limit) -------------
+if [ "$WHERE" = netns ]; then
+  new_test cut
+  DB=$ROOT/setup/arena.db T=$ROOT/setup
+  ip -n "$NS_HOME" link set "vh$TAG" down
+  eventually grep -q "the gateway is silent; reconnecting" "$T/connect3.log" ||
+    fail "connect did not see the fault: $(cat "$T/connect3.log")"
+  ip -n "$NS_HOME" link set "vh$TAG" up
+  reattached() { [ "$(grep -c "^connected as rb@1" "$T/connect3.log")" -ge 2 ]; }
+  eventually reattached || fail "connect did not reconnect: $(cat "$T/connect3.log")"
+  played=$(rb_played)
+  eventually rb_more || fail "rb did not play after the fault"
+  note "the link cut: connect reconnected and rb plays again"
+fi
 
 # ---- revoked ---------------------------------------------------------------------
 new_test revoked
