@@ -121,8 +121,12 @@ void match_start_bot(match *m, int i)
         env[n++] = c->bot_env[i][k];
     snprintf(log, sizeof log, "%s/seat%d.log", c->log_dir ? c->log_dir : m->dir, i);
     snprintf(share, sizeof share, "%s/seat%d", m->dir, i);
+    /* The relay is no bot: a bot's memory limit, an address space without
+     * a control group, would stop a sanitizer build of it at its start. */
+    ref_limits relay_limits = m->limits;
+    relay_limits.memory_bytes = 0;
     ref_spawn spawn = { .cmd = c->bot_cmd[i], .cwd = c->bot_cwd[i], .env = env,
-                        .lim = &m->limits, .log_path = log,
+                        .lim = relay ? &relay_limits : &m->limits, .log_path = log,
                         .sandbox = relay ? NULL : m->sandbox,
                         .share_dir = tcp || relay ? NULL : share, .share_net = tcp };
     if (ref_proc_start(&s->proc, &spawn, err, sizeof err) < 0) {
