@@ -134,10 +134,14 @@ rb_ladder() {
        AND m.ladder_id IS NOT NULL"
 }
 at_least() { [ "$("$1")" -ge "$2" ]; }
+# alice's bot: the random bot, 2 s late to each match, so that a match of
+# hers is surely running for 2 s after its session opened (forged, below).
+printf '#!/bin/sh\nsleep 2\nexec "%s"\n' "$RANDOM_BOT" >"$T/alice/late_bot"
+chmod +x "$T/alice/late_bot"
 start_connect() {   # start_connect LOG: alice's connect, in CONNECT_PID
   : >"$T/$1"
   "${HOME_[@]}" "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- \
-    "$RANDOM_BOT" >>"$T/$1" 2>&1 &
+    "$T/alice/late_bot" >>"$T/$1" 2>&1 &
   CONNECT_PID=$!
   PIDS+=("$CONNECT_PID")
   eventually grep -q "^connected as rb@1" "$T/$1" || fail "connect: $(cat "$T/$1")"
@@ -163,7 +167,8 @@ note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder m
 new_test forged
 DB=$ROOT/setup/arena.db T=$ROOT/setup
 # A session of rb's open now (its match being played), the newest: a frame
-# for it must not reach that match.
+# for it must not reach that match. Its bot starts 2 s late: it is surely
+# still open while the forger sends.
 live_session() {
   local s
   session=
@@ -172,7 +177,10 @@ live_session() {
   done
   [ -n "$session" ]
 }
-eventually live_session || fail "no match of rb's running"
+newest_opened() { grep -c "opened: rb@1" "$T/gw.log" || true; }
+opened_before=$(newest_opened)
+fresh_session() { [ "$(newest_opened)" -gt "$opened_before" ] && live_session; }
+eventually fresh_session || fail "no match of rb's running"
 out=$(home "$FORGE" "$T/bob/arena.cred" bb "$session") || fail "the forger: $out"
 grep -q "^refused: session $session is not a match of bb@1" <<<"$out" || fail "said: $out"
 grep -q "bob: refused a data frame of bb@1 for session $session: not one of its matches" \
