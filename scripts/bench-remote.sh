@@ -45,7 +45,7 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v tc >/dev/null &&
     ns=
   fi
 fi
-A gateway --listen "tcp://0.0.0.0:$port" 2>"$tmp/gw.log" &
+"$arena" --db "$tmp/arena.db" gateway --listen "tcp://0.0.0.0:$port" 2>"$tmp/gw.log" &
 pids+=($!)
 for _ in $(seq 100); do grep -q listening "$tmp/gw.log" && break; sleep 0.1; done
 "$arena" submit --credentials "$tmp/me.cred" --name remote --version 1 --game warchest \
