@@ -198,6 +198,8 @@ void arena_job_for(const arena_spec *spec, const arena_seating *g, int64_t log_b
             snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);
             snprintf(job->env[i], sizeof job->env[i], "%s", b.env);
             snprintf(job->hash[i], sizeof job->hash[i], "%s", b.content_hash);
+            job->relay[i] = arena_db_remote_relay_cmd(db, b.id, job->cmd[i],
+                                                      sizeof job->cmd[i]) == 1;
         }
     }
     job->terms = spec->terms;

@@ -252,8 +252,12 @@ static int reload(ladder *L, char *err, size_t size)
     char (*label)[128] = calloc((size_t)n + 1, sizeof *label);
     arena_gate *trials = calloc((size_t)n + 1, sizeof *trials);
     int k = 0, ntrials = 0, rc = bots && label && trials ? 0 : -1, out = 0;
+    int64_t now = clk_wall_ms();
     for (int i = 0; rc == 0 && i < n; i++) {
-        if (list[i].removed || strcmp(list[i].status, "active"))
+        /* A remote bot plays only while connected: away, it is skipped,
+         * not forfeited. */
+        if (list[i].removed || strcmp(list[i].status, "active") ||
+            arena_db_remote_ready(L->db, list[i].id, now) == 0)
             continue;
         if ((out = gate(L, list, n, i, trials, &ntrials, err, size)) != 0) {
             rc = out < 0 ? -2 : 0;
@@ -275,7 +279,8 @@ static int reload(ladder *L, char *err, size_t size)
         for (int j = 0; j < k; j++)
             stays |= bots[j].id == L->bots[i].id;
         if (!stays)
-            say(L, "%s no longer plays (not active)", L->label[i]);
+            say(L, "%s no longer plays (not active, or a remote bot not connected)",
+                L->label[i]);
     }
     free(list);
     if (rc < 0) {

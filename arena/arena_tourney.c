@@ -336,6 +336,9 @@ typedef struct share {
     int     shared;           /* a claim was refused: another arena is at work */
     int     waiting;          /* "waiting for ..." was said */
     int     here;             /* matches this arena stored */
+    int     absent;           /* matches left this pass: a remote bot not connected */
+    int64_t absent_bot;       /* one of those bots */
+    int64_t absent_since_ms;  /* waiting for them since (0: not waiting) */
 } share;
 
 static void share_start(share *sh)
@@ -361,6 +364,16 @@ static void share_tick(share *sh, arena_db *db, int64_t tid, int *done, arena_po
         *done = stored_count(db, tid, *done);
 }
 
+/* A seat's remote bot that is not connected now, or 0. */
+static int64_t absent_seat(arena_db *db, const arena_seating *s)
+{
+    int64_t now = clk_wall_ms();
+    for (int i = 0; i < s->seats; i++)
+        if (arena_db_remote_ready(db, s->bot[i], now) == 0)
+            return s->bot[i];
+    return 0;
+}
+
 /* Hands out plan games until the window is full or the plan is walked,
  * claiming each first: a game another arena holds is left to it. */
 static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int seats,
@@ -384,6 +397,13 @@ static int fill(arena_pool *pool, plan_cursor *c, const arena_spec *spec, int se
         }
         arena_plan_game(spec->format, seats, spec->nbots, spec->seed, index, &g);
         arena_seating seating = seating_of(spec, &g);
+        int64_t away = absent_seat(db, &seating);
+        if (away) {                   /* left for this pass: not a forfeit */
+            arena_db_claims_drop(db, tid, sh->owner, index);
+            sh->absent++;
+            sh->absent_bot = away;
+            continue;
+        }
         arena_job_for(spec, &seating, run->log_bytes, db, &job);
         if (arena_pool_submit(pool, &job) < 0) {
             snprintf(err, size, "out of memory");
@@ -464,6 +484,27 @@ static int walked(arena_db *db, int64_t tid, plan_cursor *c, share *sh, const ar
     *done = stored_count(db, tid, *done);
     if (*done >= c->total)
         return 1;
+    if (sh->absent) {                 /* remote bots away: wait, then stop */
+        int64_t now = clk_mono_ms();
+        arena_bot b;
+        if (!sh->absent_since_ms && !run->quiet)
+            fprintf(stderr, "arena: %d match%s wait%s for remote bot %s to connect (up to "
+                    "%" PRId64 " s)\n", sh->absent, sh->absent == 1 ? "" : "es",
+                    sh->absent == 1 ? "s" : "", arena_db_bot_by_id(db, sh->absent_bot, &b) == 0
+                    ? b.label : "?", run->remote_wait_s);
+        if (!sh->absent_since_ms)
+            sh->absent_since_ms = now;
+        if (now - sh->absent_since_ms >= run->remote_wait_s * 1000)
+            return 2;
+        sh->absent = 0;
+    } else {
+        sh->absent_since_ms = 0;
+    }
+    if (sh->absent_since_ms) {
+        free(c->stored);
+        *c = (plan_cursor){ .total = c->total };
+        return 0;
+    }
     if (!run->quiet && !sh->waiting++)
         fprintf(stderr, "arena: waiting for %d matches another arena is playing\n",
                 arena_db_claims_others(db, tid, sh->owner, clk_wall_ms()));
@@ -647,9 +688,18 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
             batched = 0;
             if (arena_db_batch_commit(db, err, size) < 0)
                 goto out;
-            if (arena_pool_pending(pool) == 0 &&
-                (e.size ? event_walked(db, t.id, &e, spec, &sh, run, &done)
-                        : walked(db, t.id, &c, &sh, run, &done)))
+            int over = arena_pool_pending(pool) != 0 ? 0
+                       : e.size ? event_walked(db, t.id, &e, spec, &sh, run, &done)
+                                : walked(db, t.id, &c, &sh, run, &done);
+            if (over == 2) {
+                snprintf(err, size, "%d match%s skipped: a remote bot was not connected within "
+                         "%" PRId64 " s (not forfeited); %d of %d matches stored; arena "
+                         "tournament --resume plays the rest", sh.absent,
+                         sh.absent == 1 ? "" : "es", run->remote_wait_s,
+                         stored_count(db, t.id, done), total);
+                goto out;
+            }
+            if (over)
                 break;
             int idle = arena_pool_pending(pool) == 0;    /* waiting on another arena */
             got = arena_pool_next(pool, &res, idle ? 1000 : 250, err, size);

@@ -36,6 +36,10 @@ typedef struct arena_run {
     int64_t log_bytes;            /* each seat's log kept per match, cut to this; 0: none */
     int64_t keep_logs;            /* logs of the newest N matches stay; -1: all */
     int  rating_interval;         /* standings every N stored matches; 0: never */
+    int64_t remote_wait_s;        /* a match with a remote bot not connected is left for
+                                     others, then waited for this long at most; still
+                                     absent, it is skipped and the tournament stops,
+                                     resumable (not Swiss or knockout: they wait) */
     const volatile int *stop;     /* set (by a signal handler): store what is
                                      finished, stop the rest (NULL: never) */
     /* Asked after each match stored here (NULL: never): nonzero ends the

@@ -104,7 +104,8 @@ static int cmd_tournament(int argc, char **argv)
 {
     arena_spec spec;
     arena_spec_default(&spec);
-    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1, .concurrency = -1 };
+    arena_run run = { .log_bytes = REF_LOG_DEFAULT_CAP, .keep_logs = -1, .concurrency = -1,
+                      .remote_wait_s = 60 };
     char referee[PATH_MAX + 32], err[512];
     cli_sibling("../referee/referee", referee, sizeof referee);
     run.referee = referee;
@@ -124,6 +125,10 @@ static int cmd_tournament(int argc, char **argv)
         CLI_ARG("--resume", CLI_SWITCH, NULL, "carry on the last unfinished tournament", &resume),
         CLI_NUM("--rating-interval", CLI_INT, "N", "print the standings every N matches",
                 &run.rating_interval, 1, INT32_MAX),
+        CLI_NUM("--remote-wait", CLI_I64, "S", "a match of a remote bot that is not connected "
+                "waits up to S seconds, the others playing meanwhile, then is skipped: the "
+                "tournament stops unfinished, --resume plays it (default 60)",
+                &run.remote_wait_s, 0, 86400 * 7),
         CLI_END,
     };
     int flagged = ac_spec_flags(argc, argv, own, tournament_head, tournament_tail, &spec, &run,
@@ -435,6 +440,8 @@ static const char usage[] =
     "  user add|list|revoke   participants, each with a credentials file to submit with\n"
     "  gateway --listen E     the participants' entrance: submissions stored, checked, added\n"
     "  submit                 a participant's bot sent to the gateway (--list: their bots)\n"
+    "  connect                a participant's remote bot played from their machine\n"
+    "  relay                  a remote bot's seat, run by the referee (not by hand)\n"
     "  worker add|list|revoke remote workers admitted by their keys (--curve-key), at once\n"
     "  bench --web            the web's routes timed at a million matches\n"
     "  bench --ladder         the ladder's overhead per match; its BT refresh at 1M matches\n"
@@ -497,6 +504,10 @@ static int run_command(const char *cmd, int n, char **rest)
         return ac_gateway(n, rest);
     if (!strcmp(cmd, "submit"))
         return ac_submit(n, rest);
+    if (!strcmp(cmd, "connect"))
+        return ac_connect(n, rest);
+    if (!strcmp(cmd, "relay"))
+        return ac_relay(n, rest);
     if (!strcmp(cmd, "keygen"))
         return cmd_keygen(n, rest);
     if (!strcmp(cmd, "serve"))

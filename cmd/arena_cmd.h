@@ -130,6 +130,9 @@ int ac_damage_said(int rc);
 int ac_user(int argc, char **argv);
 int ac_gateway(int argc, char **argv);
 int ac_submit(int argc, char **argv);
+/* arena connect, arena relay: remote bots (arena_cmd_connect.c) */
+int ac_connect(int argc, char **argv);
+int ac_relay(int argc, char **argv);
 /* arena ladder (arena_cmd_ladder.c) */
 int ac_ladder(int argc, char **argv);
 

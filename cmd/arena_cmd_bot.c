@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arena_cmd.h"
+#include "clk.h"
 #include "arena_report.h"
 #include "arena_tourney.h"
 #include "ref_cmd.h"
@@ -290,7 +291,8 @@ static void put_words(FILE *out, const char *words)
     }
 }
 
-static void list_row(const arena_bot *b, int format, int first, FILE *out)
+/* remote: a remote bot's state (arena_remote_bot_state), "" for another. */
+static void list_row(const arena_bot *b, const char *remote, int format, int first, FILE *out)
 {
     const char *status = arena_bot_status_shown(b);
     if (format == ARENA_JSON) {
@@ -312,8 +314,9 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         put_env(out, format, b->env, ", ");
         /* a participant's name and a hash: [A-Za-z0-9_.-] and hex, no escaping */
         fprintf(out, b->owner[0] ? "], \"owner\": \"%s\"" : "], \"owner\": null%s", b->owner);
-        fprintf(out, b->content_hash[0] ? ", \"content_hash\": \"%s\"}"
-                                        : ", \"content_hash\": null%s}", b->content_hash);
+        fprintf(out, b->content_hash[0] ? ", \"content_hash\": \"%s\""
+                                        : ", \"content_hash\": null%s", b->content_hash);
+        fprintf(out, remote[0] ? ", \"remote\": \"%s\"}" : ", \"remote\": null%s}", remote);
     } else if (format == ARENA_CSV) {
         fprintf(out, "%" PRId64 ",%s,%s,", b->id, b->label, b->name);
         ac_put_text(out, format, b->version);
@@ -328,11 +331,14 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
         ac_put_text(out, format, b->cwd);
         fputc(',', out);
         ac_put_text(out, format, b->env);
-        fprintf(out, ",%s,%s\n", b->owner, b->content_hash);
+        fprintf(out, ",%s,%s,%s\n", b->owner, b->content_hash, remote);
     } else {
         fprintf(out, "%-24s %-10s %-11s %5d  %-19s ", b->label, b->version[0] ? b->version : "-",
                 status, b->games, b->plays);
-        ac_put_text(out, format, b->cmd);
+        if (remote[0])
+            fprintf(out, "remote, %s", remote);
+        else
+            ac_put_text(out, format, b->cmd);
         if (b->cwd[0]) {
             fputs("   (in ", out);
             ac_put_text(out, format, b->cwd);
@@ -357,13 +363,17 @@ static void list_row(const arena_bot *b, int format, int first, FILE *out)
 static int bot_list(int argc, char **argv)
 {
     int format = ARENA_TABLE;
+    int64_t absent_after = 3600;
     const cli_flag flags[] = {
         CLI_CALL("--format", "table|csv|json", "the output (default table)", ac_set_format,
                  &format),
+        CLI_NUM("--absent-after", CLI_I64, "S", "a remote bot not connected for S seconds is "
+                "shown absent (default 3600)", &absent_after, 0, 100000000),
         CLI_END,
     };
     int parsed = ac_parse("bot list", flags, argc - 1, argv + 1, NULL, NULL, 0,
-                          "usage: arena bot list [--format table|csv|json]\n", NULL);
+                          "usage: arena bot list [--format table|csv|json] [--absent-after S]\n",
+                          NULL);
     if (parsed)
         return parsed == 1 ? 0 : 2;
     arena_db *db = ac_open(0);
@@ -371,22 +381,32 @@ static int bot_list(int argc, char **argv)
         return 2;
     arena_bot *bots;
     int n = arena_db_bot_list(db, &bots);
+    const char **remote = n >= 0 ? calloc((size_t)n + 1, sizeof *remote) : NULL;
+    int64_t now = clk_wall_ms();
+    for (int i = 0; remote && i < n; i++) {
+        arena_remote_bot r;
+        remote[i] = arena_db_remote_get(db, bots[i].id, &r) == 0
+                        ? arena_remote_bot_state(&r, now, absent_after * 1000) : "";
+    }
     arena_db_close(db);
-    if (n < 0)
+    if (n < 0 || !remote) {
+        free(n >= 0 ? bots : NULL);
         return ac_fail("cannot list bots");
+    }
     if (format == ARENA_CSV)
         printf("id,bot,name,version,status,reason,games,elo,previous,plays,command,cwd,env,"
-               "owner,content_hash\n");
+               "owner,content_hash,remote\n");
     else if (format == ARENA_JSON)
         printf("[");
     else
         printf("%-24s %-10s %-11s %5s  %-19s %s\n", "bot", "version", "status", "games", "plays",
                "command");
     for (int i = 0; i < n; i++)
-        list_row(&bots[i], format, i == 0, stdout);
+        list_row(&bots[i], remote[i], format, i == 0, stdout);
     if (format == ARENA_JSON)
         printf("%s]\n", n ? "\n" : "");
     free(bots);
+    free(remote);
     return 0;
 }
 

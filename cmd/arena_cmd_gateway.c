@@ -221,11 +221,14 @@ int ac_gateway(int argc, char **argv)
 static const char submit_head[] =
     "usage: arena submit --credentials FILE --name BOT --version V [--game G]... --cmd CMD\n"
     "                    DIR|ARCHIVE.tar.gz\n"
+    "       arena submit --credentials FILE --name BOT --version V --game G... --remote\n"
     "       arena submit --credentials FILE --list\n"
     "       arena submit --credentials FILE --disable BOT|--retire BOT [--reason TEXT]\n"
     "Sends a bot's folder (or a .tar.gz of it) to the arena's gateway, with the command that\n"
     "starts it inside that folder; the arena stores it, checks it in its sandbox and answers\n"
-    "accepted or refused with the check's verdict and the tail of its log.\n"
+    "accepted or refused with the check's verdict and the tail of its log. --remote\n"
+    "registers a bot that plays from your machine instead (no files): run it with\n"
+    "`arena connect`.\n"
     "Exit 0 accepted, 1 refused, 2 not answered.\n";
 
 static int add_game(void *ctx, const char *flag, const char *value, char *err, size_t size)
@@ -269,7 +272,7 @@ int ac_submit(int argc, char **argv)
 {
     const char *cred_path = NULL, *name = NULL, *version = NULL, *cmd = NULL, *paths[1];
     const char *disable = NULL, *retire = NULL, *reason = "";
-    int list = 0, n = 0;
+    int list = 0, n = 0, remote = 0;
     int64_t timeout_s = 600, max_bytes = (int64_t)STORE_MAX_BYTES;
     gw_request r;
     memset(&r, 0, sizeof r);
@@ -282,6 +285,8 @@ int ac_submit(int argc, char **argv)
         CLI_CALL("--game", "G", "a game it plays (repeatable)", add_game, &r),
         CLI_ARG("--cmd", CLI_STR, "CMD", "what starts it, run inside its folder "
                 "(python3 bot.py, ./bot)", &cmd),
+        CLI_ARG("--remote", CLI_SWITCH, NULL, "a bot that plays from your machine "
+                "(arena connect): no files, no --cmd", &remote),
         CLI_ARG("--list", CLI_SWITCH, NULL, "your bots: versions, status, games, rating",
                 &list),
         CLI_ARG("--disable", CLI_STR, "BOT", "stop one of your bots playing (NAME or "
@@ -304,7 +309,10 @@ int ac_submit(int argc, char **argv)
         return ac_fail("submit: --list, --disable and --retire go one at a time");
     if (change && (strlen(change) >= sizeof r.bot || strlen(reason) >= sizeof r.reason))
         return ac_fail("submit: the bot or the reason is too long");
-    if (!list && !change && (!name || !version || !cmd || !n))
+    if (remote && (list || change || cmd || n || !name || !version || !r.ngames))
+        return ac_fail("submit --remote needs --name BOT --version V --game G, and no --cmd "
+                       "or files");
+    if (!list && !change && !remote && (!name || !version || !cmd || !n))
         return ac_fail("submit needs --name BOT --version V --cmd CMD and a DIR or ARCHIVE "
                        "(or --list)");
     char err[512];
@@ -312,19 +320,25 @@ int ac_submit(int argc, char **argv)
     if (gw_cred_read(cred_path, &cred, err, sizeof err) < 0)
         return ac_fail("submit: %s", err);
     void *files = NULL;
-    r.op = list ? GW_LIST : disable ? GW_DISABLE : retire ? GW_RETIRE : GW_SUBMIT;
+    r.op = list      ? GW_LIST
+           : disable ? GW_DISABLE
+           : retire  ? GW_RETIRE
+           : remote  ? GW_REMOTE
+                     : GW_SUBMIT;
     if (change) {
         snprintf(r.bot, sizeof r.bot, "%s", change);
         snprintf(r.reason, sizeof r.reason, "%s", reason);
     }
-    if (r.op == GW_SUBMIT) {
+    if (r.op == GW_SUBMIT || r.op == GW_REMOTE) {
         if (!gw_name_ok(name) || !gw_name_ok(version))
             return ac_fail("submit: --name and --version are 1-63 characters of letters, "
                            "digits, '_', '.', '-'");
-        if (strlen(cmd) >= sizeof r.cmd)
-            return ac_fail("submit: --cmd is too long");
         snprintf(r.name, sizeof r.name, "%s", name);
         snprintf(r.version, sizeof r.version, "%s", version);
+    }
+    if (r.op == GW_SUBMIT) {
+        if (strlen(cmd) >= sizeof r.cmd)
+            return ac_fail("submit: --cmd is too long");
         snprintf(r.cmd, sizeof r.cmd, "%s", cmd);
         if (files_to_send(paths[0], (uint64_t)max_bytes, &files, &r.archive_len))
             return 2;

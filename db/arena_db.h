@@ -27,7 +27,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 16
+#define ARENA_DB_SCHEMA 17
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,
@@ -521,5 +521,38 @@ int  arena_db_integrity(arena_db *db, char *err, size_t size);
 int  arena_db_backup(arena_db *db, const char *path, char *err, size_t size);
 /* Removes a closed database file and its -wal and -shm. */
 void arena_db_unlink(const char *path);
+
+/* ---- remote bots (arena_db_remote.c, schema 17) ---------------------------- */
+
+/* A remote bot: it plays from its participant's machine (`arena connect`)
+ * through the gateway, which keeps its connection state here. */
+typedef struct arena_remote_bot {
+    int64_t bot_id;
+    int connected;            /* the gateway holds a connection for it */
+    int64_t since_ms;         /* connected, or gone, since (0: never connected) */
+    int64_t seen_ms;          /* its last message through the gateway */
+    char gateway[256];        /* where the arena's relays reach the gateway */
+} arena_remote_bot;
+
+#define ARENA_REMOTE_FRESH_MS 15000   /* a connection not heard longer is gone */
+#define ARENA_REMOTE_ABSENT_MS 3600000 /* gone longer: shown absent (bot list's default) */
+
+/* Marks a registered version remote: 0, or -1 with err. */
+int arena_db_remote_add(arena_db *db, int64_t bot_id, char *err, size_t size);
+/* 0 remote (*out), 1 not a remote bot, -1 error. */
+int arena_db_remote_get(arena_db *db, int64_t bot_id, arena_remote_bot *out);
+/* The gateway's word: connected or not, heard at now_ms. 0, or -1. */
+int arena_db_remote_state(arena_db *db, int64_t bot_id, int connected, const char *gateway,
+                          int64_t now_ms);
+/* 1 when the bot may be scheduled now (not remote, or connected and heard
+ * within ARENA_REMOTE_FRESH_MS of now_ms), 0 when not, -1 error. */
+int arena_db_remote_ready(arena_db *db, int64_t bot_id, int64_t now_ms);
+/* For a remote bot, the command of the arena's relay that plays its seat
+ * (this program's `relay`, the database's path) into cmd: 1; 0 not a
+ * remote bot; -1 error. */
+int arena_db_remote_relay_cmd(arena_db *db, int64_t bot_id, char *cmd, size_t size);
+/* Its state in a word or two: "connected", "not connected", "absent"
+ * (gone longer than absent_after_ms), or "" for a bot that is not remote. */
+const char *arena_remote_bot_state(const arena_remote_bot *r, int64_t now_ms, int64_t absent_after_ms);
 
 #endif

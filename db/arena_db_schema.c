@@ -444,6 +444,19 @@ const char *const adb_migrations[] = {
     "  seen_ms INTEGER,"                              /* its last message, or NULL */
     "  matches INTEGER NOT NULL DEFAULT 0,"           /* results taken from it */
     "  revoked_ms INTEGER);",                         /* NULL while admitted */
+
+    /*
+     * 17: remote bots (arena_db_remote.c): a version that plays from its
+     * participant's machine through `arena connect`, no files here; the
+     * gateway keeps whether it is connected, since when, when it last
+     * heard it, and the endpoint the arena's relays reach the gateway at.
+     */
+    "CREATE TABLE remote_bots("
+    "  bot_id INTEGER PRIMARY KEY REFERENCES bots(id),"
+    "  connected INTEGER NOT NULL DEFAULT 0,"
+    "  since_ms INTEGER NOT NULL DEFAULT 0,"          /* connected or gone since */
+    "  seen_ms INTEGER NOT NULL DEFAULT 0,"           /* its last message */
+    "  gateway TEXT NOT NULL DEFAULT '');",
 };
 _Static_assert(sizeof adb_migrations / sizeof adb_migrations[0] == ARENA_DB_SCHEMA,
                "ARENA_DB_SCHEMA names the last migration");

@@ -42,6 +42,8 @@ typedef struct arena_bot_row {
     int  played;              /* it has matches: last_active_ms is set */
     int64_t last_active_ms;   /* its newest match's finish */
     char plays[256];          /* its games: registry names, space-separated */
+    char remote[16];          /* a remote bot's state (arena_remote_bot_state), "" for
+                                 another */
 } arena_bot_row;
 
 /* Every bot, removed ones too, by id. Count, with *out malloc'ed; or -1. */

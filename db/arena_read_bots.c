@@ -29,8 +29,10 @@ static const char BOTS[] =
     " (SELECT m.finished_ms FROM matches m WHERE m.id ="
     "   (SELECT max(s.match_id) FROM match_seats s WHERE s.bot_id = b.id)),"
     " b.removed_at IS NULL, coalesce(r.games, 0),"
-    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id)"
-    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id ORDER BY b.id";
+    " (SELECT group_concat(g.game, ' ') FROM bot_games g WHERE g.bot_id = b.id),"
+    " rb.bot_id, rb.connected, rb.since_ms, rb.seen_ms"
+    " FROM bots b LEFT JOIN ratings r ON r.bot_id = b.id"
+    " LEFT JOIN remote_bots rb ON rb.bot_id = b.id ORDER BY b.id";
 
 static void bot_row(sqlite3_stmt *st, void *elem, const void *ctx)
 {
@@ -50,6 +52,12 @@ static void bot_row(sqlite3_stmt *st, void *elem, const void *ctx)
              v->registered ? arena_bot_status_shown(&b) : "removed");
     memcpy(v->reason, b.reason, sizeof v->reason);
     adb_col_text(st, 9, v->plays, sizeof v->plays);
+    arena_remote_bot rb = { .bot_id = sqlite3_column_int64(st, 10),
+                            .connected = sqlite3_column_int(st, 11),
+                            .since_ms = sqlite3_column_int64(st, 12),
+                            .seen_ms = sqlite3_column_int64(st, 13) };
+    snprintf(v->remote, sizeof v->remote, "%s",
+             arena_remote_bot_state(&rb, clk_wall_ms(), ARENA_REMOTE_ABSENT_MS));
 }
 
 int arena_read_bots(arena_db *db, arena_bot_row **out)

@@ -34,6 +34,7 @@
 #define GW_MAX_GAMES 8
 #define GW_DEFAULT_RATE 20            /* submissions per participant per hour */
 #define GW_DEFAULT_CONCURRENT 2       /* submissions checked at once */
+#define GW_REMOTE_CMD "(remote: arena connect)"   /* a remote bot's registered command */
 
 /* ---- credentials (gw_cred.c) ------------------------------------------------ */
 
@@ -56,7 +57,7 @@ int gw_arena_keys(const char *db_path, int create, zauth_key pub, zauth_key secr
 
 /* ---- the wire (gw_proto.c) -------------------------------------------------- */
 
-typedef enum gw_op { GW_SUBMIT, GW_LIST, GW_DISABLE, GW_RETIRE } gw_op;
+typedef enum gw_op { GW_SUBMIT, GW_LIST, GW_DISABLE, GW_RETIRE, GW_REMOTE } gw_op;
 
 /* A request, as read from a participant: every text checked (names and
  * versions of [A-Za-z0-9_.-], games known to the registry, the command
@@ -124,6 +125,9 @@ int gw_serve(const gw_config *c, char *err, size_t size);
  * archive, checks the bot from the stored copy, registers it. */
 void gw_submit(const gw_config *c, int64_t user_id, const gw_request *r, size_t sent,
                gw_reply *out);
+/* Registers a remote bot of user_id's (no files, no check: it plays from
+ * their machine through `arena connect`), in the games it names. */
+void gw_register_remote(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out);
 /* The participant's own bots, as a table, into out->text. */
 void gw_list(const char *db_path, int64_t user_id, gw_reply *out);
 /* Disables or retires one of the participant's own bots (r->op). */
@@ -135,5 +139,86 @@ void gw_change(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out
  * 0 answered (*out), -1 with err (no answer, key refused). */
 int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out, char *err,
             size_t size);
+
+/* ---- remote bots (gw_rwire.c, gw_remote.c, gw_link.c) ------------------------ */
+
+/*
+ * A remote bot plays from its participant's machine: `arena connect` keeps
+ * one CURVE connection to the gateway, bound to that participant's bot;
+ * for a match the referee starts, in the seat's place, the arena's relay
+ * (`arena relay`), which connects to the gateway with the arena's own key
+ * and opens a session to that bot. The gateway passes each frame of a
+ * session between the two and checks every one: a participant may send
+ * only for the sessions of its own connection's bot. On the wire each
+ * message is a header (msgpack map) and, for `data`, one frame of the
+ * bot's or the referee's message as it is:
+ *
+ *   connect -> gateway: attach {bot}, ping {t}, data {session}+frame,
+ *                       close {session, message}
+ *   gateway -> connect: attached {message}, refused {message}, pong {t},
+ *                       start {session, token, seat, seed, message},
+ *                       data {session}+frame, close {session, message},
+ *                       error {message} (a frame refused; the connection stays)
+ *   relay -> gateway:   open {bot_id, session, token, seat, seed}, ping {t},
+ *                       data {session}+frame, close {session, message}
+ *   gateway -> relay:   opened {session}, absent {session, message},
+ *                       pong {t}, data {session}+frame, close {session, message}
+ */
+#define GW_PING_MS 1000               /* each side's ping */
+#define GW_SILENT_MS 6000             /* a side not heard this long is gone */
+#define GW_FRAME_MAX (1 << 20)        /* a remote bot's message, at most */
+
+typedef struct gw_rmsg {
+    char type[16];
+    uint64_t session;
+    char bot[128];            /* attach: NAME or NAME@VERSION */
+    int64_t bot_id;           /* open */
+    int64_t t;                /* ping, pong: the sender's clock, echoed */
+    int64_t seat;
+    uint64_t seed;
+    char token[80];
+    char message[512];
+} gw_rmsg;
+
+/* Into *buf (malloc'ed). 0, or -1. */
+int gw_rmsg_write(const gw_rmsg *m, void **buf, size_t *len);
+/* A remote message from a peer's bytes, every field checked: 0, or -1
+ * with why (not a remote message, or a bad field). */
+int gw_rmsg_read(const void *data, size_t len, gw_rmsg *m, char *why, size_t size);
+/* Sends m (and the frame when not NULL) on a DEALER socket: 0, or -1. */
+int gw_rmsg_send(void *sock, const gw_rmsg *m, const void *frame, size_t frame_len);
+/* Receives one message: header into m, the next frame (if any) into
+ * *frame (zmq_msg_t, initialised here; close it). 1 got, 0 nothing, -1
+ * a bad message (why). Frames past the second are dropped. */
+int gw_rmsg_recv(void *sock, gw_rmsg *m, void *frame, char *why, size_t size);
+
+typedef struct gw_remote gw_remote;
+/* The gateway's remote side, sending on its ROUTER socket; relays are
+ * told to reach it at relay_endpoint (kept in remote_bots). */
+gw_remote *gw_remote_new(arena_db *db, void *sock, const gw_config *c,
+                         const char *relay_endpoint);
+void gw_remote_free(gw_remote *g);
+/* A message from a participant (u, admitted and not revoked) or from the
+ * arena's relay; payload is the data frame, or NULL. */
+void gw_remote_participant(gw_remote *g, const arena_user *u, const void *routing, size_t rlen,
+                           const gw_rmsg *m, const void *payload, size_t plen);
+void gw_remote_relay(gw_remote *g, const void *routing, size_t rlen, const gw_rmsg *m,
+                     const void *payload, size_t plen);
+/* A participant's message refused (revoked): said, its connection let go. */
+void gw_remote_refuse(gw_remote *g, const void *routing, size_t rlen, const char *line);
+/* Ends what went silent; keeps the database's heard times. */
+void gw_remote_tick(gw_remote *g, int64_t now_ms);
+/* The gateway's log line (gw_server.c). */
+void gw_say(const gw_config *c, const char *who, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A DEALER socket to the gateway with CURVE (our secret key, its public
+ * one), its monitor on *mon (for refused keys): the socket, or NULL. */
+void *gw_link_open(void *ctx, const char *endpoint, const zauth_key server_public,
+                   const zauth_key secret, void **mon, char *err, size_t size);
+/* A monitor event: 1 the key was refused, 2 the connection closed, 3 the
+ * handshake passed, 0 none (gw_client.c). */
+int gw_monitor_event(void *mon);
+void gw_link_close(void *sock, void *mon);
 
 #endif

@@ -17,9 +17,7 @@
 #include "gw.h"
 #include "txt.h"
 
-/* A monitor event: 1 the key was refused, 2 the connection closed, 3 the
- * handshake passed, 0 none. */
-static int monitor_event(void *mon)
+int gw_monitor_event(void *mon)
 {
     zmq_msg_t m;
     zmq_msg_init(&m);
@@ -53,21 +51,11 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
         txt_set(err, size, "out of memory");
         return -1;
     }
-    void *ctx = zmq_ctx_new();
-    void *sock = zmq_socket(ctx, ZMQ_DEALER);
-    int linger = 2000, rc = -1;
-    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
-    zmq_socket_monitor(sock, "inproc://gw-client-monitor",
-                       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED);
-    void *mon = zmq_socket(ctx, ZMQ_PAIR);
-    zmq_connect(mon, "inproc://gw-client-monitor");
-    if (zauth_client(sock, c->server_public, c->secret, err, size) < 0)
+    void *ctx = zmq_ctx_new(), *mon = NULL;
+    int rc = -1;
+    void *sock = gw_link_open(ctx, c->endpoint, c->server_public, c->secret, &mon, err, size);
+    if (!sock)
         goto out;
-    if (zmq_connect(sock, c->endpoint) < 0) {
-        txt_set(err, size, "cannot reach %s: %s", c->endpoint, zmq_strerror(errno));
-        goto out;
-    }
     int sent = r->op == GW_SUBMIT
                    ? zmq_send(sock, head, head_len, ZMQ_SNDMORE) >= 0 &&
                          zmq_send(sock, r->archive, r->archive_len, 0) >= 0
@@ -90,7 +78,7 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
         if (zmq_poll(items, 2, left < 500 ? left : 500) < 0 && errno != EINTR)
             break;
         if (items[1].revents & ZMQ_POLLIN) {
-            int ev = monitor_event(mon);
+            int ev = gw_monitor_event(mon);
             admitted |= ev == 3;
             if (ev == 1 || (ev == 2 && !admitted)) {   /* a wrong server key: no handshake */
                 txt_set(err, size, "the gateway at %s refused these credentials (not a "
@@ -119,9 +107,43 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
     }
 out:
     free(head);
-    zmq_socket_monitor(sock, NULL, 0);
-    zmq_close(mon);
-    zmq_close(sock);
+    gw_link_close(sock, mon);
     zmq_ctx_term(ctx);
     return rc;
+}
+
+void *gw_link_open(void *ctx, const char *endpoint, const zauth_key server_public,
+                   const zauth_key secret, void **mon, char *err, size_t size)
+{
+    static int links;                 /* each its own monitor's name */
+    char name[64];
+    snprintf(name, sizeof name, "inproc://gw-link-monitor-%d", links++);
+    void *sock = zmq_socket(ctx, ZMQ_DEALER);
+    int linger = 2000;
+    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_socket_monitor(sock, name,
+                       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED);
+    *mon = zmq_socket(ctx, ZMQ_PAIR);
+    zmq_connect(*mon, name);
+    if (zauth_client(sock, server_public, secret, err, size) < 0) {
+        gw_link_close(sock, *mon);
+        return NULL;
+    }
+    if (zmq_connect(sock, endpoint) < 0) {
+        txt_set(err, size, "cannot reach %s: %s", endpoint, zmq_strerror(errno));
+        gw_link_close(sock, *mon);
+        return NULL;
+    }
+    return sock;
+}
+
+void gw_link_close(void *sock, void *mon)
+{
+    if (sock)
+        zmq_socket_monitor(sock, NULL, 0);
+    if (mon)
+        zmq_close(mon);
+    if (sock)
+        zmq_close(sock);
 }

@@ -7,6 +7,8 @@
  *
  *   submit: {type: "submit", protocol, name, version, games: [..], cmd}
  *           then a second frame: the archive's bytes
+ *   remote: {type: "remote", protocol, name, version, games: [..]}: a remote
+ *           bot registered, no files (it plays through `arena connect`)
  *   list:   {type: "list", protocol}
  *   disable, retire: {type, protocol, bot, reason}
  *   reply:  {type: "reply", protocol, accepted, message, text, hash}
@@ -63,7 +65,8 @@ int gw_request_write(const gw_request *r, void **buf, size_t *len)
         mpw_str(&pk, r->reason);
         return finish(&sb, buf, len);
     }
-    mpw_message(&pk, "submit", 5);
+    int remote = r->op == GW_REMOTE;
+    mpw_message(&pk, remote ? "remote" : "submit", remote ? 4 : 5);
     mpw_str(&pk, "protocol");
     msgpack_pack_int(&pk, GW_PROTOCOL);
     mpw_str(&pk, "name");
@@ -74,8 +77,10 @@ int gw_request_write(const gw_request *r, void **buf, size_t *len)
     msgpack_pack_array(&pk, (size_t)r->ngames);
     for (int i = 0; i < r->ngames; i++)
         mpw_str(&pk, r->games[i]);
-    mpw_str(&pk, "cmd");
-    mpw_str(&pk, r->cmd);
+    if (!remote) {
+        mpw_str(&pk, "cmd");
+        mpw_str(&pk, r->cmd);
+    }
     return finish(&sb, buf, len);
 }
 
@@ -214,21 +219,26 @@ int gw_request_read(const void *data, size_t len, gw_request *r, char *why, size
     } else if (!strcmp(type, "disable") || !strcmp(type, "retire")) {
         r->op = type[0] == 'd' ? GW_DISABLE : GW_RETIRE;
         rc = read_change(map, r, why, size);
-    } else if (strcmp(type, "submit")) {
-        txt_set(why, size, "an unknown request '%s' (submit, list, disable, retire)",
+    } else if (strcmp(type, "submit") && strcmp(type, "remote")) {
+        txt_set(why, size, "an unknown request '%s' (submit, remote, list, disable, retire)",
                 txt_utf8_text(type, strlen(type)) ? type : "?");
         rc = -1;
-    } else if (text_field(map, "name", r->name, sizeof r->name, why, size) < 0 ||
-               text_field(map, "version", r->version, sizeof r->version, why, size) < 0 ||
-               text_field(map, "cmd", r->cmd, sizeof r->cmd, why, size) < 0 ||
-               read_games(map, r, why, size) < 0) {
+    } else if ((r->op = type[0] == 'r' ? GW_REMOTE : GW_SUBMIT),
+               text_field(map, "name", r->name, sizeof r->name, why, size) < 0 ||
+                   text_field(map, "version", r->version, sizeof r->version, why, size) < 0 ||
+                   (r->op == GW_SUBMIT &&
+                    text_field(map, "cmd", r->cmd, sizeof r->cmd, why, size) < 0) ||
+                   read_games(map, r, why, size) < 0) {
         rc = -1;
     } else if (!gw_name_ok(r->name) || !gw_name_ok(r->version)) {
         txt_set(why, size, "a bot's name and version are 1-63 characters of letters, digits, "
                            "'_', '.', '-'");
         rc = -1;
-    } else if (!r->cmd[0]) {
+    } else if (r->op == GW_SUBMIT && !r->cmd[0]) {
         txt_set(why, size, "no command to run the bot");
+        rc = -1;
+    } else if (r->op == GW_REMOTE && !r->ngames) {
+        txt_set(why, size, "a remote bot names the games it plays (--game)");
         rc = -1;
     }
     msgpack_unpacked_destroy(&u);

@@ -53,13 +53,13 @@ typedef struct gw_state {
     void *sock;
     gw_child child[MAX_CHILDREN];
     int nchildren;
+    gw_remote *remote;            /* remote bots' connections and sessions */
+    zauth_key arena_public;       /* the arena's own key: its relays' */
     int64_t strangers_ms;         /* the last unknown key's log line */
     int strangers;                /* unknown keys refused since, not logged */
 } gw_state;
 
-static void say(const gw_config *c, const char *who, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(const gw_config *c, const char *who, const char *fmt, ...)
+void gw_say(const gw_config *c, const char *who, const char *fmt, ...)
 {
     if (!c->log)
         return;
@@ -84,10 +84,14 @@ static int admit(const char *key, void *ctx, char *user_id, size_t size)
 {
     gw_state *s = ctx;
     arena_user u;
+    if (!strcmp(key, s->arena_public)) {     /* the arena's relays */
+        txt_set(user_id, size, "%s", key);
+        return 1;
+    }
     if (arena_db_user_by_key(s->db, key, &u) != 0) {
         int64_t now = clk_mono_ms();         /* a stranger retrying: a line a second */
         if (now - s->strangers_ms >= 1000) {
-            say(s->c, "?", "a connection with an unknown key refused (%d more since the last "
+            gw_say(s->c, "?", "a connection with an unknown key refused (%d more since the last "
                 "line)", s->strangers);
             s->strangers_ms = now;
             s->strangers = 0;
@@ -114,7 +118,7 @@ static void answer_to(gw_state *s, const void *routing, size_t rlen, const char 
 {
     void *bytes;
     size_t len;
-    say(s->c, who, "%s", r->message);
+    gw_say(s->c, who, "%s", r->message);
     if (gw_reply_write(r, &bytes, &len) == 0) {
         send_reply(s, routing, rlen, bytes, len);
         free(bytes);
@@ -182,7 +186,18 @@ static int start_child(gw_state *s, const arena_user *u, const zmq_msg_t *routin
     snprintf(ch->label, sizeof ch->label, "%s@%s", r->name, r->version);
     ch->routing_len = zmq_msg_size((zmq_msg_t *)routing);
     memcpy(ch->routing, zmq_msg_data((zmq_msg_t *)routing), ch->routing_len);
-    say(s->c, u->name, "checking %s (%zu bytes sent)", ch->label, sent);
+    gw_say(s->c, u->name, "checking %s (%zu bytes sent)", ch->label, sent);
+    return 0;
+}
+
+/* Under the participant's submissions an hour: 1, else 0 (refused). */
+static int rate_ok(gw_state *s, const arena_user *u, const zmq_msg_t *routing)
+{
+    int recent = arena_db_submissions_since(s->db, u->id, clk_wall_ms() - HOUR_MS);
+    if (recent >= 0 && recent < s->c->rate)
+        return 1;
+    refuse(s, routing, u->name, "at most %d submissions an hour each; try again later",
+           s->c->rate);
     return 0;
 }
 
@@ -193,12 +208,32 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
     const char *key = zmq_msg_gets(head, "User-Id");
     arena_user u;
     char why[512];
+    gw_rmsg m;
+    int remote = frames <= 3 && zmq_msg_size(head) <= HEAD_MAX &&
+                 gw_rmsg_read(zmq_msg_data(head), zmq_msg_size(head), &m, why, sizeof why) == 0;
+    const void *rid = zmq_msg_data(routing), *payload = archive ? zmq_msg_data(archive) : NULL;
+    size_t rlen = zmq_msg_size(routing), plen = archive ? zmq_msg_size(archive) : 0;
+    if (key && !strcmp(key, s->arena_public)) {
+        if (remote)
+            gw_remote_relay(s->remote, rid, rlen, &m, payload, plen);
+        return;
+    }
     if (!key || arena_db_user_by_key(s->db, key, &u) != 0) {
         refuse(s, routing, "?", "not a participant's key");
         return;
     }
     if (u.revoked_ms) {
-        refuse(s, routing, u.name, "the access of %s was revoked; ask the organizer", u.name);
+        txt_set(why, sizeof why, "refused: the access of %s was revoked; ask the organizer",
+                u.name);
+        if (remote)
+            gw_remote_refuse(s->remote, rid, rlen, why);
+        else
+            refuse(s, routing, u.name, "%s", why + 9);
+        gw_say(s->c, u.name, "%s", why);
+        return;
+    }
+    if (remote) {
+        gw_remote_participant(s->remote, &u, rid, rlen, &m, payload, plen);
         return;
     }
     gw_request r;
@@ -215,6 +250,10 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
         gw_reply reply;
         if (r.op == GW_LIST)
             gw_list(s->c->db_path, u.id, &reply);
+        else if (r.op == GW_REMOTE && !rate_ok(s, &u, routing))
+            return;
+        else if (r.op == GW_REMOTE)
+            gw_register_remote(s->db, u.id, &r, &reply);
         else
             gw_change(s->db, u.id, &r, &reply);
         answer(s, routing, u.name, &reply);
@@ -236,12 +275,8 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
                "in a minute", s->nchildren);
         return;
     }
-    int recent = arena_db_submissions_since(s->db, u.id, clk_wall_ms() - HOUR_MS);
-    if (recent < 0 || recent >= s->c->rate) {
-        refuse(s, routing, u.name, "at most %d submissions an hour each; try again later",
-               s->c->rate);
+    if (!rate_ok(s, &u, routing))
         return;
-    }
     r.archive = zmq_msg_data(archive);
     r.archive_len = zmq_msg_size(archive);
     if (start_child(s, &u, routing, &r, r.archive_len, why, sizeof why) < 0)
@@ -303,7 +338,7 @@ static void read_child(gw_state *s, int i)
     gw_reply r;
     char why[256];
     if (gw_reply_read(ch->buf, ch->len, &r, why, sizeof why) == 0) {
-        say(s->c, ch->user, "%s", r.message);
+        gw_say(s->c, ch->user, "%s", r.message);
         send_reply(s, ch->routing, ch->routing_len, ch->buf, ch->len);
         gw_reply_free(&r);
     } else {
@@ -336,7 +371,19 @@ static void *open_socket(gw_state *s, void *ctx, char *err, size_t size)
     char where[256];
     size_t wlen = sizeof where;
     zmq_getsockopt(sock, ZMQ_LAST_ENDPOINT, where, &wlen);
-    say(s->c, "-", "listening on %s (key %s)", where, pub);
+    gw_say(s->c, "-", "listening on %s (key %s)", where, pub);
+    memcpy(s->arena_public, pub, sizeof s->arena_public);
+    /* The arena's relays, on this machine, reach a wildcard address here. */
+    char relay[300];
+    if (!strncmp(where, "tcp://0.0.0.0:", 14))
+        snprintf(relay, sizeof relay, "tcp://127.0.0.1:%s", where + 14);
+    else
+        snprintf(relay, sizeof relay, "%s", where);
+    if (!(s->remote = gw_remote_new(s->db, sock, s->c, relay))) {
+        txt_set(err, size, "out of memory");
+        zmq_close(sock);
+        return NULL;
+    }
     return sock;
 }
 
@@ -366,7 +413,9 @@ int gw_serve(const gw_config *c, char *err, size_t size)
         for (int i = s.nchildren - 1; i >= 0; i--)
             if (items[2 + i].revents & (ZMQ_POLLIN | ZMQ_POLLERR))
                 read_child(&s, i);
+        gw_remote_tick(s.remote, clk_mono_ms());
     }
+    gw_remote_free(s.remote);
     if (s.sock)
         zmq_close(s.sock);
     if (zap)

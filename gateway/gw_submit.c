@@ -59,6 +59,21 @@ static int name_free(arena_db *db, int64_t user_id, const gw_request *r, char *w
     return 0;
 }
 
+/* The submission as stored: the games as declared (the bot's own, as
+ * checked, are in bot_games), the verdict. */
+static void record(arena_db *db, int64_t user_id, const gw_request *r, size_t sent,
+                   const gw_reply *out, int64_t bot_id)
+{
+    char err[512], games[GW_MAX_GAMES * 33] = "";
+    for (int i = 0; i < r->ngames; i++)
+        txt_append(games, sizeof games, "%s%s", i ? " " : "", r->games[i]);
+    arena_submission s = { .user_id = user_id, .bot = r->name, .version = r->version,
+                           .games = games, .content_hash = out->hash[0] ? out->hash : NULL,
+                           .bytes = (int64_t)sent, .accepted = out->accepted,
+                           .reason = out->message, .bot_id = bot_id };
+    arena_db_submission_add(db, &s, err, sizeof err);
+}
+
 /* Stores the files, checks the bot, registers it: 1 accepted, 0 refused
  * (out->message says why), with the hash and the check's report. */
 static int submit(const gw_config *c, arena_db *db, int64_t user_id, const gw_request *r,
@@ -147,16 +162,55 @@ void gw_submit(const gw_config *c, int64_t user_id, const gw_request *r, size_t 
     }
     int64_t bot_id = 0;
     out->accepted = submit(c, db, user_id, r, out, &bot_id);
-    /* The games as declared (the bot's own, as checked, are in bot_games). */
-    char games[GW_MAX_GAMES * 33] = "";
-    for (int i = 0; i < r->ngames; i++)
-        txt_append(games, sizeof games, "%s%s", i ? " " : "", r->games[i]);
-    arena_submission s = { .user_id = user_id, .bot = r->name, .version = r->version,
-                           .games = games, .content_hash = out->hash[0] ? out->hash : NULL,
-                           .bytes = (int64_t)sent, .accepted = out->accepted,
-                           .reason = out->message, .bot_id = bot_id };
-    arena_db_submission_add(db, &s, err, sizeof err);
+    record(db, user_id, r, sent, out, bot_id);
     arena_db_close(db);
+}
+
+/* A remote bot's row: its games sorted (as bot_games lists them), the
+ * command a placeholder no worker runs (the arena's relay plays it). */
+static int register_remote(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out,
+                           int64_t *bot_id)
+{
+    char why[512];
+    if (name_free(db, user_id, r, why, sizeof why) < 0) {
+        txt_set(out->message, sizeof out->message, "refused: %s", why);
+        return 0;
+    }
+    arena_bot b;
+    memset(&b, 0, sizeof b);
+    snprintf(b.name, sizeof b.name, "%s", r->name);
+    snprintf(b.version, sizeof b.version, "%s", r->version);
+    snprintf(b.cmd, sizeof b.cmd, "%s", GW_REMOTE_CMD);
+    b.owner_id = user_id;
+    char games[GW_MAX_GAMES][32];
+    memcpy(games, r->games, sizeof games);
+    qsort(games, (size_t)r->ngames, sizeof games[0], (int (*)(const void *, const void *))strcmp);
+    for (int i = 0; i < r->ngames; i++)
+        txt_append(b.plays, sizeof b.plays, "%s%s", i ? " " : "", games[i]);
+    char label[160];
+    snprintf(label, sizeof label, "%s@%s", r->name, r->version);
+    arena_bot got;
+    if (arena_db_bot_add(db, &b, why, sizeof why) < 0 ||
+        arena_db_bot_by_name(db, label, &got) != 0 ||
+        arena_db_remote_add(db, got.id, why, sizeof why) < 0) {
+        if (arena_db_bot_by_name(db, label, &got) == 0 && !strcmp(got.cmd, GW_REMOTE_CMD))
+            arena_db_bot_remove(db, label, why + 256, 256);
+        txt_set(out->message, sizeof out->message, "refused: %s", why);
+        return 0;
+    }
+    *bot_id = got.id;
+    txt_set(out->message, sizeof out->message,
+            "accepted: %s, a remote bot in %s: run `arena connect --credentials FILE --name %s "
+            "-- CMD...` on your machine; it plays while connected", label, b.plays, r->name);
+    return 1;
+}
+
+void gw_register_remote(arena_db *db, int64_t user_id, const gw_request *r, gw_reply *out)
+{
+    memset(out, 0, sizeof *out);
+    int64_t bot_id = 0;
+    out->accepted = register_remote(db, user_id, r, out, &bot_id);
+    record(db, user_id, r, 0, out, bot_id);
 }
 
 void gw_list(const char *db_path, int64_t user_id, gw_reply *out)

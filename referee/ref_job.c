@@ -29,6 +29,7 @@ int ref_job_read(const msgpack_object *job, ref_job *j, char *err, size_t size)
         c->bot_cmd[i] = l->cmd[i];
         c->bot_env[i] = j->env[i].entry;
         c->bot_cwd[i] = l->cwd[i][0] ? l->cwd[i] : NULL;
+        c->bot_relay[i] = l->relay[i];
     }
     if (!(j->options = game_options_new(c->game))) {
         snprintf(err, size, "out of memory");

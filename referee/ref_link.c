@@ -24,10 +24,13 @@ void ref_link_job_pack(msgpack_sbuffer *sb, const ref_link_job *job)
     mpw_str(&pk, REF_LINK_BOTS);
     msgpack_pack_array(&pk, (size_t)job->nbots);
     for (int i = 0; i < job->nbots; i++) {
-        msgpack_pack_map(&pk, job->hash[i][0] ? 4 : 3);
+        msgpack_pack_map(&pk, 3 + (job->hash[i][0] != 0) + (job->relay[i] != 0));
         mpw_str(&pk, REF_LINK_CMD); mpw_str(&pk, job->cmd[i]);
         mpw_str(&pk, REF_LINK_CWD); mpw_str(&pk, job->cwd[i]);
         mpw_str(&pk, REF_LINK_ENV); mpw_str(&pk, job->env[i]);
+        if (job->relay[i]) {
+            mpw_str(&pk, REF_LINK_RELAY); mpw_bool(&pk, 1);
+        }
         if (job->hash[i][0]) {
             mpw_str(&pk, REF_LINK_HASH);
             mpw_str(&pk, job->hash[i]);
@@ -114,6 +117,8 @@ static int read_bots(const msgpack_object *bots, ref_link_job *job, char *err, s
             snprintf(err, size, "malformed job: bot %d's hash is not 64 hex digits", i);
             return -1;
         }
+        const msgpack_object *relay = mps_get(b, REF_LINK_RELAY);
+        job->relay[i] = relay && relay->type == MSGPACK_OBJECT_BOOLEAN && relay->via.boolean;
     }
     return 0;
 }

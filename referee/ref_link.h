@@ -30,6 +30,7 @@
 #define REF_LINK_CMD           "cmd"
 #define REF_LINK_CWD           "cwd"
 #define REF_LINK_ENV           "env"
+#define REF_LINK_RELAY         "relay"       /* true: the arena's relay to a remote bot */
 #define REF_LINK_TIME          "time"        /* the time control's terms */
 #define REF_LINK_MOVE_MS       "move_ms"
 #define REF_LINK_BANK_MS       "bank_ms"
@@ -68,6 +69,8 @@ typedef struct ref_link_job {
     char     cwd[GAME_MAX_SEATS][512];             /* "": the worker's */
     char     env[GAME_MAX_SEATS][REF_ENV_TEXT];    /* each bot's registered environment */
     char     hash[GAME_MAX_SEATS][REF_LINK_HASH_HEX + 1];   /* its files' hash, "": by path */
+    int      relay[GAME_MAX_SEATS];  /* 1: cmd is the arena's own relay to a remote bot
+                                        (`arena relay`), run outside the sandbox */
     ref_terms terms;
     int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
 } ref_link_job;

@@ -107,7 +107,8 @@ void match_start_bot(match *m, int i)
     char env_endpoint[340], env_token[64], env_seat[32], env_seed[32], log[400], err[512],
          share[128];
     /* Inside a sandbox the seat's folder is seen at REF_SANDBOX_SHARE. */
-    if (!tcp && m->sandbox->namespaces)
+    int relay = c->bot_relay[i];     /* the arena's own program: no sandbox */
+    if (!tcp && m->sandbox->namespaces && !relay)
         snprintf(env_endpoint, sizeof env_endpoint,
                  "ARENA_ENDPOINT=ipc://" REF_SANDBOX_SHARE "/" REF_SEAT_SOCKET);
     else
@@ -120,9 +121,14 @@ void match_start_bot(match *m, int i)
         env[n++] = c->bot_env[i][k];
     snprintf(log, sizeof log, "%s/seat%d.log", c->log_dir ? c->log_dir : m->dir, i);
     snprintf(share, sizeof share, "%s/seat%d", m->dir, i);
+    /* The relay is no bot: a bot's memory limit, an address space without
+     * a control group, would stop a sanitizer build of it at its start. */
+    ref_limits relay_limits = m->limits;
+    relay_limits.memory_bytes = 0;
     ref_spawn spawn = { .cmd = c->bot_cmd[i], .cwd = c->bot_cwd[i], .env = env,
-                        .lim = &m->limits, .log_path = log, .sandbox = m->sandbox,
-                        .share_dir = tcp ? NULL : share, .share_net = tcp };
+                        .lim = relay ? &relay_limits : &m->limits, .log_path = log,
+                        .sandbox = relay ? NULL : m->sandbox,
+                        .share_dir = tcp || relay ? NULL : share, .share_net = tcp };
     if (ref_proc_start(&s->proc, &spawn, err, sizeof err) < 0) {
         match_forfeit(m, i, REF_CRASH, "seat %d could not start: %s", i, err);
         return;
@@ -184,6 +190,10 @@ static void judge_exit(match *m, int i)
     int st = m->seats[i].proc.status;
     ref_proc_exit_text(st, text, sizeof text);
     int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (m->cfg->bot_relay[i] && WIFEXITED(st) && WEXITSTATUS(st) == REF_RELAY_GONE) {
+        match_forfeit(m, i, REF_DISCONNECTED, "seat %d's remote bot disconnected", i);
+        return;
+    }
     match_forfeit(m, i, clean ? REF_EXIT : REF_CRASH, "seat %d's bot %s", i, text);
 }
 

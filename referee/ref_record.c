@@ -293,6 +293,7 @@ int ref_record_read(ref_record *r, const game_api **g, FILE *f, char *err, size_
 static int is_forfeit(const char *reason)
 {
     static const char *const codes[] = { REF_TIMEOUT, REF_CRASH, REF_EXIT, REF_DISCONNECT,
+                                         REF_DISCONNECTED,
                                          REF_MALFORMED, REF_OVERSIZED, REF_ILLEGAL,
                                          REF_BAD_TOKEN, REF_UNKNOWN_ID, REF_OUT_OF_TURN,
                                          REF_PROTOCOL, REF_MEMORY, REF_PROCESSES,

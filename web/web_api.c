@@ -85,6 +85,8 @@ static void put_bot(jw *w, const arena_bot_row *b)
         p += len;
     }
     jw_arr_end(w);
+    jw_key(w, "remote");                  /* connected, not connected, absent; null */
+    jw_str(w, *b->remote ? b->remote : NULL);
     jw_obj_end(w);
 }
 

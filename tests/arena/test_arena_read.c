@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "arena_read.h"
+#include "clk.h"
 #include "db_test.h"
 
 /* A match of bots a v b finished at `at`, a's score s; its id. */
@@ -58,7 +59,27 @@ static void test_bots_and_refs(void **state)
     assert_string_equal(r[2].status, "disabled");
     assert_string_equal(r[2].reason, "too slow");
     assert_int_equal(r[2].played, 0);
+    assert_string_equal(r[1].remote, "");                 /* not a remote bot */
     free(r);
+    /* bob@2.0 made remote: absent until the gateway hears it, then connected,
+     * then not connected once it is gone (absent an hour later). */
+    int64_t now = clk_wall_ms();
+    assert_int_equal(arena_db_remote_add(db, b1 + 1, err, sizeof err), 0);
+    assert_int_equal(arena_read_bots(db, &r), 3);
+    assert_string_equal(r[2].remote, "absent");
+    free(r);
+    assert_int_equal(arena_db_remote_state(db, b1 + 1, 1, "tcp://127.0.0.1:1", now), 0);
+    assert_int_equal(arena_read_bots(db, &r), 3);
+    assert_string_equal(r[2].remote, "connected");
+    free(r);
+    assert_int_equal(arena_db_remote_ready(db, b1 + 1, now), 1);
+    assert_int_equal(arena_db_remote_ready(db, b1 + 1, now + ARENA_REMOTE_FRESH_MS + 1), 0);
+    assert_int_equal(arena_db_remote_state(db, b1 + 1, 0, NULL, now), 0);
+    assert_int_equal(arena_read_bots(db, &r), 3);
+    assert_string_equal(r[2].remote, "not connected");
+    free(r);
+    assert_int_equal(arena_db_remote_ready(db, b1 + 1, now), 0);
+    assert_int_equal(arena_db_remote_ready(db, b1, now), 1);   /* not remote: always */
 
     int64_t id = 0;
     assert_int_equal(arena_read_bot_ref(db, "bob", &id), 0);

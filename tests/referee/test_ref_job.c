@@ -42,6 +42,7 @@ static void pack_job(msgpack_sbuffer *sb, const job_spec *js)
     snprintf(job.cwd[0], sizeof job.cwd[0], "/srv/a");
     snprintf(job.env[1], sizeof job.env[1], "BOT_LEVEL=3\nBOT_NAME=b");
     memset(job.hash[1], 'e', REF_LINK_HASH_HEX);    /* a submitted bot, by its hash */
+    job.relay[1] = 1;                           /* seat 1: a remote bot's relay */
     ref_terms *t = &job.terms;
     t->move_ms = 120, t->bank_ms = 3300, t->handshake_ms = 4500;
     t->strikes = js->strikes;
@@ -94,6 +95,8 @@ static void test_every_field(void **state)
     assert_string_equal(c->bot_env[1][0], "BOT_LEVEL=3");
     assert_string_equal(c->bot_env[1][1], "BOT_NAME=b");
     assert_null(c->bot_env[1][2]);
+    assert_int_equal(c->bot_relay[0], 0);       /* sandboxed as ever */
+    assert_int_equal(c->bot_relay[1], 1);       /* the relay, run outside the sandbox */
     assert_int_equal(c->terms.move_ms, 120);
     assert_int_equal(c->terms.bank_ms, 3300);
     assert_int_equal(c->terms.handshake_ms, 4500);

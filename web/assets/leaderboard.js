@@ -75,7 +75,8 @@
             el('td', { class: 'num' }, fixed(r.score_pct, 1) + '%'),
             el('td', { class: 'muted' }, ago(b.last_active_ms)),
             el('td', {}, el('span', { class: 'status ' + status, title: b.status_reason || '' }, status),
-              b.status_reason ? el('span', { class: 'muted' }, ' ' + b.status_reason) : null));
+              b.status_reason ? el('span', { class: 'muted' }, ' ' + b.status_reason) : null,
+              b.remote ? el('span', { class: 'muted' }, ' remote, ' + b.remote) : null));
           // the error bar drawn to scale (positions set through the CSSOM, allowed by the CSP)
           const bar = tr.querySelector('.bar');
           bar.firstChild.style.left = ((r.elo - r.ci95 - lo) / span * 100) + '%';

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# test_arena_remote_bots.sh - remote bots, with real processes: an
+# organizer's arena (a real gateway over TCP with CURVE and a ladder with
+# its local workers) and a participant who plays their bot from "home" with
+# `arena connect` (the C random bot as their command).
+#
+# - a remote bot is registered with no files, shown remote and absent, then
+#   connected; another participant's credentials naming it are refused;
+# - it plays its ladder matches through the arena's relay;
+# - a frame a participant sends for a session of another bot's is refused,
+#   said to it and logged (forge_remote);
+# - its connect killed -9 mid-match: the match is lost by `disconnected`,
+#   then it is skipped (not paired, no forfeit) while the others play on,
+#   shown not connected (absent past --absent-after);
+# - it comes back and plays again; a second connection takes over from the
+#   first, which is told why and stops;
+# - netns: its link cut past the silence limit, connect reconnects and it
+#   plays again;
+# - its participant revoked: the running connect is told so and stops, a
+#   new one is refused.
+#
+# usage: test_arena_remote_bots.sh ARENA RANDOM GREEDY SQL FORGE loopback|netns
+# netns: the participant in a network namespace of its own, joined to the
+# arena's by a veth pair (root only; else it skips, exit 77).
+set -euo pipefail
+[ $# -eq 6 ] || { echo "usage: $0 ARENA RANDOM GREEDY SQL FORGE loopback|netns" >&2; exit 2; }
+ARENA=$(readlink -f "$1") RANDOM_BOT=$(readlink -f "$2") GREEDY_BOT=$(readlink -f "$3")
+SQLTOOL=$(readlink -f "$4") FORGE=$(readlink -f "$5") WHERE=$6
+
+NSES=()
+if [ "$WHERE" = netns ]; then
+  skip() { echo "SKIP: $*: network namespaces need root (CI runs it as root)"; exit 77; }
+  [ "$(id -u)" -eq 0 ] || skip "not root"
+  command -v ip >/dev/null || skip "no ip command (iproute2)"
+fi
+export LIB_NAME=arena-rbots
+# shellcheck source=remote_lib.sh
+source "$(dirname "$(readlink -f "$0")")/remote_lib.sh"
+cleanup_more() {
+  local ns
+  for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+}
+
+new_test setup
+FAIL_LOG=$T/gw.log
+GW_PID="" LADDER_PID="" CONNECT_PID=""
+if [ "$WHERE" = netns ]; then
+  TAG=$(( $$ % 100000 )) SUBNET=10.233.$(( $$ % 250 ))
+  NS_ARENA=arrb${TAG}a NS_HOME=arrb${TAG}h
+  for ns in "$NS_ARENA" "$NS_HOME"; do
+    ip netns add "$ns" 2>/dev/null || skip "ip netns add failed"
+    NSES+=("$ns")
+    ip -n "$ns" link set lo up
+  done
+  ip link add "va$TAG" type veth peer name "vh$TAG"
+  ip link set "va$TAG" netns "$NS_ARENA"
+  ip link set "vh$TAG" netns "$NS_HOME"
+  ip -n "$NS_ARENA" addr add "$SUBNET.1/30" dev "va$TAG"
+  ip -n "$NS_HOME" addr add "$SUBNET.2/30" dev "vh$TAG"
+  ip -n "$NS_ARENA" link set "va$TAG" up
+  ip -n "$NS_HOME" link set "vh$TAG" up
+  ORG=(ip netns exec "$NS_ARENA") HOME_=(ip netns exec "$NS_HOME")
+  PORT=7788 LISTEN_ON="tcp://0.0.0.0:7788" REACH="tcp://$SUBNET.1:7788"
+else
+  ORG=() HOME_=()
+  PORT=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  LISTEN_ON="tcp://127.0.0.1:$PORT" REACH=$LISTEN_ON
+fi
+ar() { "${ORG[@]}" "$ARENA" --db "$DB" "$@"; }
+sql() { "$SQLTOOL" "$DB" "$1"; }
+home() { "${HOME_[@]}" "$@"; }
+mkdir -p "$T/alice" "$T/bob"
+for who in alice bob; do
+  ar user add $who --endpoint "$REACH" --out "$T/$who/arena.cred" >/dev/null
+done
+: >"$T/gw.log"
+"${ORG[@]}" "$ARENA" --db "$DB" gateway --listen "$LISTEN_ON" 2>>"$T/gw.log" &
+GW_PID=$!
+PIDS+=("$GW_PID")
+eventually grep -q listening "$T/gw.log" || fail "the gateway did not start"
+
+# ---- registered ----------------------------------------------------------------
+new_test register
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+out=$(home "$ARENA" submit --credentials "$T/alice/arena.cred" --name rb --version 1 \
+      --game warchest --remote) || fail "alice's remote bot: $out"
+grep -q "^accepted: rb@1, a remote bot in warchest" <<<"$out" || fail "the verdict: $out"
+# bob's: a goofspiel bot, out of the warchest ladder below
+home "$ARENA" submit --credentials "$T/bob/arena.cred" --name bb --version 1 --game goofspiel \
+  --remote >/dev/null || fail "bob's remote bot"
+rc=0; home "$ARENA" submit --credentials "$T/alice/arena.cred" --name rb --version 2 \
+  --remote 2>"$T/err" >/dev/null || rc=$?
+[ $rc = 2 ] && grep -q "needs --name BOT --version V --game G" "$T/err" ||
+  fail "--remote without a game: $rc $(cat "$T/err")"
+ar bot list | grep -q "^rb .* remote, absent   owner alice" || fail "rb not shown remote: $(ar bot list)"
+[ "$(sql "SELECT count(*) FROM remote_bots r JOIN bots b ON b.id = r.bot_id
+          WHERE b.name IN ('rb', 'bb') AND r.connected = 0")" = 2 ] || fail "remote_bots rows"
+rc=0; out=$(home "$ARENA" connect --credentials "$T/bob/arena.cred" --name rb -- "$RANDOM_BOT") ||
+  rc=$?
+[ $rc = 1 ] && grep -q "^refused: rb: that bot is not yours" <<<"$out" ||
+  fail "bob naming alice's bot: $rc $out"
+grep -q "bob: refused: rb: that bot is not yours" "$T/gw.log" || fail "the refusal not logged"
+note "registered remote, shown absent; another's credentials refused"
+
+# ---- a tournament waits for it, then skips its matches (resumable) ---------------
+new_test waits
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+ar bot add r --no-test --cmd "$RANDOM_BOT" >/dev/null
+ar bot add g --no-test --cmd "$GREEDY_BOT" >/dev/null
+rc=0; ar tournament rb r g --games 2 --remote-wait 1 --move-ms 2000 --bank-ms 20000 \
+  >/dev/null 2>"$T/tour.err" || rc=$?
+[ $rc = 1 ] && grep -q "4 matches skipped: a remote bot was not connected within 1 s (not \
+forfeited); 2 of 6 matches stored; arena tournament --resume plays the rest" "$T/tour.err" ||
+  fail "the tournament without rb: $rc $(cat "$T/tour.err")"
+grep -q "4 matches wait for remote bot rb to connect (up to 1 s)" "$T/tour.err" ||
+  fail "the wait not said: $(cat "$T/tour.err")"
+[ "$(sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id
+          WHERE b.name = 'rb'")" = 0 ] || fail "rb's matches were stored"
+note "rb's 4 matches skipped after 1 s, the 2 others played"
+
+# ---- plays its ladder matches --------------------------------------------------
+new_test plays
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+rb_games() {
+  sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'"
+}
+rb_played() {
+  sql "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+       JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb' AND m.culprit IS NULL"
+}
+rb_ladder() {
+  sql "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id
+       JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb' AND m.culprit IS NULL
+       AND m.ladder_id IS NOT NULL"
+}
+at_least() { [ "$("$1")" -ge "$2" ]; }
+# alice's bot: the random bot, 2 s late to each match, so that a match of
+# hers is surely running for 2 s after its session opened (forged, below).
+printf '#!/bin/sh\nsleep 2\nexec "%s"\n' "$RANDOM_BOT" >"$T/alice/late_bot"
+chmod +x "$T/alice/late_bot"
+start_connect() {   # start_connect LOG: alice's connect, in CONNECT_PID
+  : >"$T/$1"
+  "${HOME_[@]}" "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- \
+    "$T/alice/late_bot" >>"$T/$1" 2>&1 &
+  CONNECT_PID=$!
+  PIDS+=("$CONNECT_PID")
+  eventually grep -q "^connected as rb@1" "$T/$1" || fail "connect: $(cat "$T/$1")"
+}
+start_connect connect1.log
+ar bot list | grep -q "^rb .* remote, connected" || fail "rb not shown connected"
+ar tournament --resume >/dev/null 2>"$T/tour.err" || fail "resumed: $(cat "$T/tour.err")"
+[ "$(rb_played)" = 4 ] || fail "the resumed tournament: rb played $(rb_played)"
+: >"$T/ladder.log"
+"${ORG[@]}" "$ARENA" --db "$DB" ladder --name main --concurrency 2 --move-ms 2000 \
+  --bank-ms 20000 --reload 0.2 --max-forfeits 0 --log-seconds 1 2>>"$T/ladder.log" &
+LADDER_PID=$!
+PIDS+=("$LADDER_PID")
+eventually at_least rb_ladder 3 || fail "rb played $(rb_ladder) matches: $(ar matches | tail -5)"
+grep -q "^match started: rb@1 seat [01] (session " "$T/connect1.log" &&
+  grep -q "^match ended: rb@1 seat [01] (the bot exited with status 0)" "$T/connect1.log" ||
+  fail "connect's lines: $(cat "$T/connect1.log")"
+[ "$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")" = 0 ] ||
+  fail "a disconnection while connected"
+note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder matches"
+
+# ---- a frame for another bot's session ----------------------------------------
+new_test forged
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+# A session of rb's open now (its match being played), the newest: a frame
+# for it must not reach that match. Its bot starts 2 s late: it is surely
+# still open while the forger sends.
+live_session() {
+  local s
+  session=
+  for s in $(sed -n 's/.*session \([0-9a-f]\{16\}\) opened: rb@1 .*/\1/p' "$T/gw.log"); do
+    grep -q "session $s .*closed\|session $s closed" "$T/gw.log" || session=$s
+  done
+  [ -n "$session" ]
+}
+newest_opened() { grep -c "opened: rb@1" "$T/gw.log" || true; }
+opened_before=$(newest_opened)
+fresh_session() { [ "$(newest_opened)" -gt "$opened_before" ] && live_session; }
+eventually fresh_session || fail "no match of rb's running"
+out=$(home "$FORGE" "$T/bob/arena.cred" bb "$session") || fail "the forger: $out"
+grep -q "^refused: session $session is not a match of bb@1" <<<"$out" || fail "said: $out"
+grep -q "bob: refused a data frame of bb@1 for session $session: not one of its matches" \
+  "$T/gw.log" || fail "the forged frame not logged"
+note "bob's frame for rb's session $session refused and logged"
+
+# ---- killed mid-match: lost by disconnected, then skipped ---------------------
+new_test killed
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+eventually live_session || fail "no match of rb's running"
+kill -9 "$CONNECT_PID"
+FAIL_LOG=$T/ladder.log
+lost() { [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")" -ge 1 ]; }
+eventually lost || fail "no match lost by disconnected: $(ar matches | tail -5)"
+eventually grep -q "rb@1 disconnected\|rb no longer plays" "$T/gw.log" "$T/ladder.log" ||
+  fail "the gateway did not let rb go"
+eventually grep -q "rb no longer plays" "$T/ladder.log" || fail "the ladder still pairs rb"
+culprit=$(sql "SELECT b.name FROM matches m JOIN match_seats s ON s.match_id = m.id
+               AND s.seat = m.culprit JOIN bots b ON b.id = s.bot_id
+               WHERE m.reason = 'disconnected' LIMIT 1")
+[ "$culprit" = rb ] || fail "the disconnected seat is $culprit's"
+sleep 1      # the relays of matches started before the ladder let rb go end
+before=$(rb_games) others=$(sql "SELECT count(*) FROM matches")
+others_on() { [ "$(sql "SELECT count(*) FROM matches")" -ge $((others + 6)) ]; }
+eventually others_on || fail "the other bots stopped playing"
+[ "$(rb_games)" = "$before" ] || fail "rb played $(( $(rb_games) - before )) matches while away"
+ar bot list | grep -q "^rb .* remote, not connected" || fail "rb not shown gone: $(ar bot list)"
+ar bot list --absent-after 0 | grep -q "^rb .* remote, absent" || fail "rb not shown absent"
+note "lost $(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'") by disconnected," \
+  "then skipped while $(( $(sql "SELECT count(*) FROM matches") - others )) others played"
+
+# ---- back, then replaced by a newer connection ---------------------------------
+new_test back
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+forfeits=$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")
+start_connect connect2.log
+first=$CONNECT_PID
+rb_more() { [ "$(rb_played)" -ge "$(( played + 2 ))" ]; }
+played=$(rb_played)
+eventually rb_more || fail "rb did not play again"
+start_connect connect3.log
+wait_exit "$first"
+[ "$WAITED" = 1 ] && grep -q "^closed: another connection for rb@1 took over" "$T/connect2.log" ||
+  fail "the older connection: $WAITED $(cat "$T/connect2.log")"
+played=$(rb_played)
+eventually rb_more || fail "rb did not play on the newer connection"
+note "back: rb played again; the newer connection took over"
+
+# ---- a network fault (netns: the link cut past the silence limit) -------------
+if [ "$WHERE" = netns ]; then
+  new_test cut
+  DB=$ROOT/setup/arena.db T=$ROOT/setup
+  ip -n "$NS_HOME" link set "vh$TAG" down
+  eventually grep -q "the gateway is silent; reconnecting" "$T/connect3.log" ||
+    fail "connect did not see the fault: $(cat "$T/connect3.log")"
+  ip -n "$NS_HOME" link set "vh$TAG" up
+  reattached() { [ "$(grep -c "^connected as rb@1" "$T/connect3.log")" -ge 2 ]; }
+  eventually reattached || fail "connect did not reconnect: $(cat "$T/connect3.log")"
+  played=$(rb_played)
+  eventually rb_more || fail "rb did not play after the fault"
+  note "the link cut: connect reconnected and rb plays again"
+fi
+
+# ---- revoked ---------------------------------------------------------------------
+new_test revoked
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+ar user revoke alice >/dev/null
+wait_exit "$CONNECT_PID"
+[ "$WAITED" = 1 ] && grep -q "^refused: the access of alice was revoked" "$T/connect3.log" ||
+  fail "the running connect: $WAITED $(cat "$T/connect3.log")"
+rc=0; out=$(home "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- "$RANDOM_BOT") ||
+  rc=$?
+[ $rc = 1 ] && grep -q "^refused: the access of alice was revoked" <<<"$out" ||
+  fail "a new connect: $rc $out"
+kill -INT "$LADDER_PID"
+wait_exit "$LADDER_PID"
+note "revoked: the running connection told and stopped, a new one refused"
+echo "PASS"
