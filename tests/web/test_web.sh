@@ -110,6 +110,26 @@ wait "$SERVER"
 SERVER=
 grep -q 'stopped' "$ROOT/serve.out"
 
+# A Swiss (5 bots: a bye a round) and a knockout (3 byes, 4 ties), one
+# bot with a hostile name: their tables on the web, every number checked
+# against the test's own count from their matches.
+E() { "$ARENA" --db "$ROOT/events.db" "$@"; }
+for i in 1 2 3; do E bot add "r$i" --no-test --cmd "$RANDOM_BOT --seed $i" >/dev/null; done
+E bot add g1 --no-test --cmd "$GREEDY_BOT" >/dev/null
+E bot add g2 --no-test --cmd "$GREEDY_BOT" >/dev/null
+E tournament --format swiss --rounds 3 --games 2 --seed 7 --concurrency 2 --memory-mb 0 --quiet
+E tournament --format knockout --games 2 --seed 9 --concurrency 2 --memory-mb 0 --quiet
+"$PYTHON" -c 'import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE bots SET name = ? WHERE name = ?", ("<i>g2</i>", "g2")); d.commit()' "$ROOT/events.db"
+serve "$ROOT/events.db" "$ROOT/serve-events.out"
+if [ "$WHICH" != browser ]; then
+  node "$HERE/test_web_event.mjs" "$URL" 1 2 2
+else
+  node "$HERE/test_web_event.mjs" "$URL" 1 2 2 "$MODULES" "$SHOTS"
+fi
+kill -TERM "$SERVER"
+wait "$SERVER"
+SERVER=
+
 # Freshness: a copy of the database, changed under its server by a real
 # tournament and a bot put on trial; the standings show it within 5 s.
 if [ "$WHICH" != browser ]; then
