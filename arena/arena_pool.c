@@ -66,6 +66,9 @@ typedef struct job_slot {
     char suspect_why[160];        /* ... and why */
     int  avoid;                   /* the worker slot whose result was refused, or -1 */
     int  refusals;                /* its results refused so far */
+    int64_t handed_ms;            /* when a worker took it last, wall clock */
+    char *progress;               /* its record so far, as that worker last sent it
+                                   * (ref_link.h `progress`), or NULL */
 } job_slot;
 
 enum { QUEUED, RUNNING, RETURNED, JUDGED };   /* JUDGED: died twice, its verdict not yet read */
@@ -243,7 +246,8 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
         p->capacity = cap;
     }
     if (j == p->njobs)
-        p->njobs++;
+        p->slot[p->njobs++].progress = NULL;
+    free(p->slot[j].progress);
     p->jobs[j] = *job;
     p->slot[j] = (job_slot){ .state = QUEUED, .suspect = -1, .avoid = -1 };
     p->pending++;
@@ -347,6 +351,9 @@ static void send_job(arena_pool *p, worker *w, int j)
     if (send_to(p, w) == 0) {
         w->busy = j;
         p->slot[j].state = RUNNING;
+        p->slot[j].handed_ms = clk_wall_ms();
+        free(p->slot[j].progress);        /* a match played again starts again */
+        p->slot[j].progress = NULL;
     }
 }
 
@@ -594,6 +601,17 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
             refuse_revoked(p, w);         /* revoked between its handshake and now */
         return 0;
     }
+    if (!strcmp(type, REF_LINK_PROGRESS) && w && w->busy >= 0) {
+        int64_t job_id;
+        char *record = ref_link_progress_read(m, &job_id);
+        if (record && job_id == p->jobs[w->busy].id) {
+            free(p->slot[w->busy].progress);
+            p->slot[w->busy].progress = record;
+        } else {
+            free(record);                 /* not its match: ignored */
+        }
+        return 0;
+    }
     if (strcmp(type, "result") || !w || w->busy < 0)
         return 0;
     int64_t job_id;
@@ -797,6 +815,8 @@ void arena_pool_stop(arena_pool *p)
     ref_dir_remove(&p->dir);
     ref_dir_sweep();              /* what its killed workers left, now theirs are all gone */
     msgpack_sbuffer_destroy(&p->sb);
+    for (int j = 0; j < p->njobs; j++)
+        free(p->slot[j].progress);
     free(p->jobs);
     free(p->slot);
     free(p);
@@ -810,4 +830,11 @@ void arena_job_result_free(arena_job_result *r)
     for (int i = 0; i < r->nlogs; i++)
         free(r->logs[i].text);
     r->nlogs = 0;
+}
+
+void arena_pool_playing(const arena_pool *p, arena_pool_playing_fn *fn, void *ctx)
+{
+    for (int j = 0; j < p->njobs; j++)
+        if (p->slot[j].state == RUNNING)
+            fn(ctx, &p->jobs[j], p->slot[j].handed_ms, p->slot[j].progress);
 }

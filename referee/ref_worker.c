@@ -64,14 +64,49 @@ static char *record_text(const ref_record *rec, const game_api *g)
     return text;
 }
 
-/* Plays one job read into `job`, its bots' logs in log_dir. Returns 0, or
- * -1 with `err` when it cannot be run. */
-static int play_job(ref_job *job, ref_sandbox_mode sandbox, const char *log_dir,
+/* A match in play, told to the arena as it goes (ref_link.h `progress`):
+ * the first decision at once, then at most every REF_LINK_PROGRESS_MS. */
+typedef struct progress {
+    void    *sock;
+    int64_t  id;
+    const game_api *game;
+    int64_t  sent_ms;             /* monotonic; 0: nothing sent yet */
+    msgpack_sbuffer sb;
+} progress;
+
+static void send_progress(void *ctx, const ref_record *rec)
+{
+    progress *p = ctx;
+    int64_t now = clk_mono_ms();
+    if (p->sent_ms && now - p->sent_ms < REF_LINK_PROGRESS_MS)
+        return;
+    char *text = record_text(rec, p->game);
+    if (!text)
+        return;                   /* out of memory: the arena hears the end alone */
+    p->sb.size = 0;
+    ref_link_progress_pack(&p->sb, p->id, text);
+    free(text);
+    /* never waits: a match's clocks run meanwhile, and a progress lost on
+     * a full queue is overtaken by the next */
+    zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT);
+    p->sent_ms = now;
+}
+
+/* Plays one job read into `job`, its bots' logs in log_dir, telling the
+ * arena on `sock` how it goes. Returns 0, or -1 with `err` when it cannot
+ * be run. */
+static int play_job(ref_job *job, ref_sandbox_mode sandbox, const char *log_dir, void *sock,
                     ref_record *rec, char *err, size_t size)
 {
+    progress p = { .sock = sock, .id = job->link.id, .game = job->cfg.game };
+    msgpack_sbuffer_init(&p.sb);
     job->cfg.sandbox = sandbox;
     job->cfg.log_dir = log_dir;
-    return ref_match_play(&job->cfg, rec, err, size);
+    job->cfg.on_decision = send_progress;
+    job->cfg.on_decision_ctx = &p;
+    int rc = ref_match_play(&job->cfg, rec, err, size);
+    msgpack_sbuffer_destroy(&p.sb);
+    return rc;
 }
 
 typedef struct worker_opts {
@@ -174,7 +209,7 @@ static void run_job(void *sock, msgpack_sbuffer *sb, const msgpack_object *msg,
     int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
     ref_blame_job(id);
     if (made)
-        played = play_job(&job, o->sandbox, dir.path, &rec, err, sizeof err);
+        played = play_job(&job, o->sandbox, dir.path, sock, &rec, err, sizeof err);
     ref_blame_job(-1);
     res.finished_ms = clk_wall_ms();
     if (made)

@@ -164,6 +164,8 @@ if [ "$WHICH" != browser ]; then
     > "$ROOT/live-arena.out" 2>&1 &        # not through L: $! must be the arena itself
   PLAYER=$!
   node "$HERE/test_web_live.mjs" "$URL" playing 8 "$PLAYER" || { kill -TERM "$PLAYER"; exit 1; }
+  # One of its matches followed as it plays, until it is stored.
+  node "$HERE/test_web_playing.mjs" "$URL" || { kill -TERM "$PLAYER"; exit 1; }
   kill -TERM "$PLAYER"
   wait "$PLAYER" && fail=0 || fail=$?   # SIGTERM: stores what is finished, exits 130
   PLAYER=
