@@ -130,6 +130,25 @@ kill -TERM "$SERVER"
 wait "$SERVER"
 SERVER=
 
+# A match in play followed by the pages (the HTTP side is below, beside
+# the live page's): slow bots, 300 ms a decision, two matches at a time.
+if [ "$WHICH" != http ]; then
+  ISMCTS="$(dirname "$GREEDY_BOT")/ismcts --ms 300"
+  "$ARENA" --db "$ROOT/follow.db" bot add slow1 --no-test --cmd "$ISMCTS" >/dev/null
+  "$ARENA" --db "$ROOT/follow.db" bot add slow2 --no-test --cmd "$ISMCTS" >/dev/null
+  serve "$ROOT/follow.db" "$ROOT/serve-follow.out"
+  "$ARENA" --db "$ROOT/follow.db" tournament --games 4 --concurrency 2 --memory-mb 0 --quiet \
+    > "$ROOT/follow-arena.out" 2>&1 &
+  PLAYER=$!
+  node "$HERE/test_web_playing.mjs" "$URL" "$MODULES" "$SHOTS" || { kill -TERM "$PLAYER"; exit 1; }
+  kill -TERM "$PLAYER"
+  wait "$PLAYER" || true              # SIGTERM: stores what is finished, exits 130
+  PLAYER=
+  kill -TERM "$SERVER"
+  wait "$SERVER"
+  SERVER=
+fi
+
 # Freshness: a copy of the database, changed under its server by a real
 # tournament and a bot put on trial; the standings show it within 5 s.
 if [ "$WHICH" != browser ]; then

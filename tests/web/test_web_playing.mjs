@@ -6,11 +6,15 @@
 // only, and the states hide what the seat cannot see); the decisions grow
 // as it goes; when it ends, the same id serves the stored match, finished.
 // (test_web_views.sh checks a match in play's views byte for byte against
-// the game's own.)
-//   node test_web_playing.mjs BASE_URL
+// the game's own.) With MODULES, the pages in Debian's chromium instead: the
+// live page links the match in play to its replay, which follows it as it
+// goes, then shows it stored.
+//   node test_web_playing.mjs BASE_URL [MODULES SHOTS]
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { launchChromium } from './chromium.mjs';
 
-const base = process.argv[2];
+const [base, modules, shots] = process.argv.slice(2);
 const BASE_ID = 2 ** 52;
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 async function get(path) {
@@ -67,6 +71,44 @@ function checkViews(full, views) {
     }
   });
   return hidden;
+}
+
+if (modules) {
+  const browser = await launchChromium(modules);
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  const errors = [];
+  page.on('pageerror', e => errors.push(String(e)));
+  await test('page: the live page links the match in play to its replay', async () => {
+    await page.goto(base + '/live');
+    const link = await page.waitForSelector(`#playing tr[data-id="${entry.id}"] a[href="/match?id=${entry.id}"]`,
+      { timeout: 10000 });
+    await page.screenshot({ path: path.join(shots, 'live-playing.png'), fullPage: true });
+    await link.click();
+    await page.waitForSelector('#actions tbody tr');
+    assert.match(await page.textContent('h1'), /\(in play\)/);
+  });
+  await test('page: the replay follows the match as it goes, then shows it stored', async () => {
+    const rows = () => page.$$eval('#actions tbody tr', trs => trs.length);
+    const start = await rows();
+    // the newest step is in view while it plays
+    const counter = await page.textContent('#counter');
+    assert.equal(counter, `${start} / ${start}`);
+    await page.waitForFunction(n => document.querySelectorAll('#actions tbody tr').length > n, start,
+      { timeout: 20000 });
+    await page.waitForFunction(() => !/\(in play\)/.test(document.querySelector('h1').textContent),
+      null, { timeout: 120000 });
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    assert.ok(id > 0 && id < BASE_ID, `the address names the stored match: ${page.url()}`);
+    const stored = await get(`/api/matches/${id}`);
+    assert.equal(await rows(), stored.decisions.length);
+    assert.match(await page.textContent('.status-line'), new RegExp(stored.reason));
+    await page.screenshot({ path: path.join(shots, 'match-followed.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+  await browser.close();
+  if (failures) { console.log(`${failures} failed`); process.exit(1); }
+  console.log('PASS');
+  process.exit(0);
 }
 
 let first = null;
