@@ -8,23 +8,24 @@
 #include "arena_db_playing.h"
 
 static const char P_NOT_RUNNING[] = "UPDATE matches_playing SET running = 0 WHERE owner = :owner";
-/* A match played again (its worker lost) starts over: its record too. */
+/* A match played again (its worker lost) starts over: its record too. Its
+ * id: the first ARENA_PLAYING_BASE, then the next AUTOINCREMENT gives. */
 static const char P_UPSERT[] =
     "INSERT INTO matches_playing(id, owner, job, tournament_id, ladder_id, game, options, seed,"
-    " bots, started_ms, seen_ms, running, record) VALUES ((SELECT max(coalesce(max(id), 0) + 1,"
-    " :base) FROM matches_playing), :owner, :job, NULLIF(:tournament, 0), NULLIF(:ladder, 0),"
+    " bots, started_ms, seen_ms, running, record) VALUES ((SELECT CASE WHEN coalesce(max(seq), 0)"
+    " < :base THEN :base END FROM sqlite_sequence WHERE name = 'matches_playing'), :owner, :job,"
+    " NULLIF(:tournament, 0), NULLIF(:ladder, 0),"
     " :game, :options, :seed, :bots, :started, :now, 1, :record)"
     " ON CONFLICT(owner, job) DO UPDATE SET started_ms = excluded.started_ms,"
     " seen_ms = excluded.seen_ms, running = 1, record = excluded.record, match_id = NULL";
-/* Its rows no worker plays now: stored (then named), or waiting again. */
-static const char P_STORED_T[] =
-    "UPDATE matches_playing SET match_id = (SELECT m.id FROM matches m WHERE"
-    " m.tournament_id = matches_playing.tournament_id AND m.game_index = matches_playing.job),"
-    " seen_ms = :now WHERE owner = :owner AND running = 0 AND match_id IS NULL";
-static const char P_STORED_L[] =
-    "UPDATE matches_playing SET match_id = (SELECT m.id FROM matches m WHERE"
-    " m.ladder_id = matches_playing.ladder_id AND m.game_index = matches_playing.job),"
-    " seen_ms = :now WHERE owner = :owner AND running = 0 AND match_id IS NULL";
+/* Its rows no worker plays now: stored (then named, and kept a minute
+ * more), or waiting again (then left to go unless played again). */
+#define P_STORED(of)                                                                    \
+    "UPDATE matches_playing SET match_id = m.id, seen_ms = :now FROM matches m"              \
+    " WHERE owner = :owner AND running = 0 AND match_id IS NULL"                              \
+    " AND m." of " = matches_playing." of " AND m.game_index = matches_playing.job"
+static const char P_STORED_T[] = P_STORED("tournament_id");
+static const char P_STORED_L[] = P_STORED("ladder_id");
 static const char P_FORGET[] = "DELETE FROM matches_playing WHERE seen_ms < :before";
 
 #define P_SELECT                                                                            \

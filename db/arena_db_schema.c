@@ -456,11 +456,13 @@ const char *const adb_migrations[] = {
      * arena's workers are playing, with its record so far as the worker
      * last sent it (ref_link.h `progress`), for the web to follow. Ids
      * start at ARENA_PLAYING_BASE, apart from the matches' own, so that one
-     * id names it in play and, once stored (match_id), finished. The arena
-     * refreshes its rows at every beat; a row not seen for a minute goes.
+     * id names it in play and, once stored (match_id), finished; never
+     * given twice (AUTOINCREMENT), so an old address never shows another
+     * match. The arena refreshes its rows at every beat; a row not seen for
+     * a minute goes.
      */
     "CREATE TABLE matches_playing("
-    "  id INTEGER PRIMARY KEY,"                       /* from ARENA_PLAYING_BASE */
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"         /* from ARENA_PLAYING_BASE, never again */
     "  owner INTEGER NOT NULL,"                       /* the arena (arena_runs.owner) */
     "  job INTEGER NOT NULL,"                         /* its game_index */
     "  tournament_id INTEGER REFERENCES tournaments(id),"
