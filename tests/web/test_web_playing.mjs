@@ -80,8 +80,9 @@ if (modules) {
   page.on('pageerror', e => errors.push(String(e)));
   await test('page: the live page links the match in play to its replay', async () => {
     await page.goto(base + '/live');
-    const link = await page.waitForSelector(`#playing tr[data-id="${entry.id}"] a[href="/match?id=${entry.id}"]`,
-      { timeout: 10000 });
+    // the page draws itself anew every 2 s: a locator, found again at each try
+    const link = page.locator(`#playing tr[data-id="${entry.id}"] a[href="/match?id=${entry.id}"]`);
+    await link.waitFor({ timeout: 10000 });
     await page.screenshot({ path: path.join(shots, 'live-playing.png'), fullPage: true });
     await link.click();
     await page.waitForSelector('#actions tbody tr');
@@ -89,9 +90,10 @@ if (modules) {
   });
   await test('page: the replay follows the match as it goes, then shows it stored', async () => {
     const rows = () => page.$$eval('#actions tbody tr', trs => trs.length);
-    const start = await rows();
-    // the newest step is in view while it plays
-    const counter = await page.textContent('#counter');
+    // the newest step is in view while it plays (both read at once: the
+    // page follows the match meanwhile)
+    const [start, counter] = await page.evaluate(() => [document.querySelectorAll('#actions tbody tr').length,
+      document.getElementById('counter').textContent]);
     assert.equal(counter, `${start} / ${start}`);
     await page.waitForFunction(n => document.querySelectorAll('#actions tbody tr').length > n, start,
       { timeout: 20000 });
