@@ -4,10 +4,12 @@
  * busy database has the next beat.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
 #include "arena_beat.h"
+#include "arena_db_playing.h"
 #include "arena_workers.h"
 #include "clk.h"
 
@@ -48,6 +50,53 @@ void arena_beat_start(arena_beat *b, arena_db *db, int64_t owner, int64_t tourna
     write_row(b, db, pool);
 }
 
+/* The matches in play, as the pool has them, gathered for their rows. */
+typedef struct playing_rows {
+    arena_playing *row;
+    int n, cap, failed;
+} playing_rows;
+
+static void add_playing(void *ctx, const arena_job *job, int64_t handed_ms, const char *record)
+{
+    playing_rows *r = ctx;
+    if (r->n == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 16;
+        arena_playing *row = realloc(r->row, (size_t)cap * sizeof *row);
+        if (!row) {
+            r->failed = 1;
+            return;
+        }
+        r->row = row, r->cap = cap;
+    }
+    arena_playing *p = &r->row[r->n++];
+    memset(p, 0, sizeof *p);
+    p->job = job->id;
+    snprintf(p->game, sizeof p->game, "%s", job->game);
+    p->options = (char *)job->options;    /* read while the pool stands still */
+    p->seed = job->seed;
+    p->seats = job->nbots < ARENA_MAX_SEATS ? job->nbots : ARENA_MAX_SEATS;
+    memcpy(p->bot, job->bot_id, (size_t)p->seats * sizeof p->bot[0]);
+    p->started_ms = handed_ms;
+    p->record = (char *)record;
+}
+
+/* The rows of the matches in play (arena_db_playing.h): what the web
+ * follows. With no pool: none, and the arena's last ones marked stored. */
+static void write_playing(arena_beat *b, arena_db *db, const arena_pool *pool)
+{
+    playing_rows r = { 0 };
+    char err[256];
+    if (pool)
+        arena_pool_playing(pool, add_playing, &r);
+    if (!r.failed && arena_db_playing_sync(db, b->row.owner, b->row.tournament_id,
+                                           b->row.ladder_id, r.row, r.n, clk_wall_ms(), err,
+                                           sizeof err) != 0 && !b->playing_failed) {
+        fprintf(stderr, "arena: %s (the web shows no matches in play)\n", err);
+        b->playing_failed = 1;            /* said once: the matches go on regardless */
+    }
+    free(r.row);
+}
+
 int arena_beat_tick(arena_beat *b, arena_db *db, arena_pool *pool)
 {
     int due = clk_mono_ms() - b->seen_mono_ms >= ARENA_BEAT_MS;
@@ -56,6 +105,8 @@ int arena_beat_tick(arena_beat *b, arena_db *db, arena_pool *pool)
     /* Workers joining or leaving show at once: they are what people watch. */
     if (due || (pool && arena_pool_workers(pool) != b->row.workers))
         write_row(b, db, pool);
+    if (due)
+        write_playing(b, db, pool);
     return due;
 }
 
@@ -63,7 +114,9 @@ void arena_beat_stop(arena_beat *b, arena_db *db, arena_pool *pool)
 {
     if (pool && b->row.owner)
         arena_workers_sync(db, pool);
-    if (b->row.owner)
+    if (b->row.owner) {
+        write_playing(b, db, NULL);       /* the last stored are named, the rest wait */
         arena_db_run_end(db, b->row.owner);
+    }
     b->row.owner = 0;
 }

@@ -3,7 +3,8 @@
  * owner id (its claims' and its row's), and its row in arena_runs (schema
  * 12), written when it starts, refreshed as it renews its claims with its
  * ready workers and the matches handed to them, deleted when it stops; and
- * at the same beat, the database's workers (arena_workers.h). A
+ * at the same beat, the database's workers (arena_workers.h) and the
+ * matches in play with their records so far (arena_db_playing.h). A
  * tournament (arena_tourney.c) and a ladder (arena_ladder.c) keep one each;
  * the web's live page lists them.
  */
@@ -23,6 +24,7 @@
 typedef struct arena_beat {
     arena_run_row row;
     int64_t seen_mono_ms;     /* when last written, monotonic */
+    int     playing_failed;   /* writing the matches in play failed: said once */
 } arena_beat;
 
 /* A random owner id, never 0: an arena's claims and its row. */

@@ -193,6 +193,7 @@ void arena_job_for(const arena_spec *spec, const arena_seating *g, int64_t log_b
     job->nbots = g->seats;
     for (int i = 0; i < g->seats; i++) {
         arena_bot b;
+        job->bot_id[i] = g->bot[i];
         if (arena_db_bot_by_id(db, g->bot[i], &b) == 0) {
             snprintf(job->cmd[i], sizeof job->cmd[i], "%s", b.cmd);
             snprintf(job->cwd[i], sizeof job->cwd[i], "%s", b.cwd);

@@ -73,6 +73,9 @@ typedef struct job_slot {
     char suspect_why[160];        /* ... and why */
     int  avoid;                   /* the worker slot whose result was refused, or -1 */
     int  refusals;                /* its results refused so far */
+    int64_t handed_ms;            /* when a worker took it last, wall clock */
+    char *progress;               /* its record so far, as that worker last sent it
+                                   * (ref_link.h `progress`), or NULL */
 } job_slot;
 
 enum { QUEUED, RUNNING, RETURNED, JUDGED };   /* JUDGED: died twice, its verdict not yet read */
@@ -251,7 +254,8 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
         p->capacity = cap;
     }
     if (j == p->njobs)
-        p->njobs++;
+        p->slot[p->njobs++].progress = NULL;
+    free(p->slot[j].progress);
     p->jobs[j] = *job;
     p->slot[j] = (job_slot){ .state = QUEUED, .suspect = -1, .avoid = -1 };
     p->pending++;
@@ -357,6 +361,9 @@ static void send_job(arena_pool *p, worker *w, int j)
         w->fetched[w->nbusy] = 0;
         w->busy[w->nbusy++] = j;
         p->slot[j].state = RUNNING;
+        p->slot[j].handed_ms = clk_wall_ms();
+        free(p->slot[j].progress);        /* a match played again starts again */
+        p->slot[j].progress = NULL;
     }
 }
 
@@ -590,6 +597,23 @@ static void answer_fetch(arena_pool *p, worker *w, const msgpack_object *m)
     send_to(p, w);
 }
 
+/* A worker's record so far of one of the matches it holds (by the
+ * match's id): kept for the web (arena_pool_playing); another's ignored. */
+static void take_progress(arena_pool *p, worker *w, const msgpack_object *m)
+{
+    int64_t job_id;
+    char *record = ref_link_progress_read(m, &job_id);
+    int b = 0;
+    while (record && b < w->nbusy && p->jobs[w->busy[b]].id != job_id)
+        b++;
+    if (!record || b == w->nbusy) {
+        free(record);                     /* not its match: ignored */
+        return;
+    }
+    free(p->slot[w->busy[b]].progress);
+    p->slot[w->busy[b]].progress = record;
+}
+
 /* Handles one message from a worker; 1 when it was a result for *out. */
 static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m,
                   const char *peer, const char *key, arena_job_result *out)
@@ -631,6 +655,10 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     }
     if (!strcmp(type, REF_LINK_FETCH) && w && (p->fetch || (p->fetch = arena_fetch_new()))) {
         answer_fetch(p, w, m);
+        return 0;
+    }
+    if (!strcmp(type, REF_LINK_PROGRESS) && w) {
+        take_progress(p, w, m);
         return 0;
     }
     if (strcmp(type, "result") || !w || !w->nbusy)
@@ -861,6 +889,8 @@ void arena_pool_stop(arena_pool *p)
     ref_dir_remove(&p->dir);
     ref_dir_sweep();              /* what its killed workers left, now theirs are all gone */
     msgpack_sbuffer_destroy(&p->sb);
+    for (int j = 0; j < p->njobs; j++)
+        free(p->slot[j].progress);
     free(p->jobs);
     free(p->slot);
     free(p);
@@ -874,4 +904,11 @@ void arena_job_result_free(arena_job_result *r)
     for (int i = 0; i < r->nlogs; i++)
         free(r->logs[i].text);
     r->nlogs = 0;
+}
+
+void arena_pool_playing(const arena_pool *p, arena_pool_playing_fn *fn, void *ctx)
+{
+    for (int j = 0; j < p->njobs; j++)
+        if (p->slot[j].state == RUNNING)
+            fn(ctx, &p->jobs[j], p->slot[j].handed_ms, p->slot[j].progress);
 }

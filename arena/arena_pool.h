@@ -110,6 +110,12 @@ void arena_pool_activity(arena_pool *p, arena_pool_activity_fn *fn, void *ctx);
  * resolved when `listen` asked for any: tcp://127.0.0.1:*), or "". */
 const char *arena_pool_listening(const arena_pool *p);
 int  arena_pool_workers(const arena_pool *p);    /* workers that said ready */
+/* The matches in play: fn for each job a worker is playing, with when it
+ * was handed out (wall clock) and its record so far (NULL until the
+ * worker's first `progress`: ref_link.h), untrusted text. */
+typedef void arena_pool_playing_fn(void *ctx, const arena_job *job, int64_t handed_ms,
+                                   const char *record);
+void arena_pool_playing(const arena_pool *p, arena_pool_playing_fn *fn, void *ctx);
 void arena_pool_stop(arena_pool *p);              /* stops and reaps every worker */
 void arena_job_result_free(arena_job_result *r);
 /* A worker's `result` message into *out (free it with arena_job_result_free):

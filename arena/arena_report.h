@@ -40,4 +40,11 @@ int arena_report_fit(arena_db *db, const arena_match_filter *kind, arena_fit_row
  * Swiss points with byes and Buchholz, or the knockout's bracket. 1
  * printed, 0 not such an event (nothing printed), -1 with err. */
 int arena_event_results(arena_db *db, int64_t tid, FILE *out, char *err, size_t size);
+
+/* The same as JSON keys, into w's open object: `done`, `rounds`, and
+ * `swiss` (rows by rank) or `bracket` and `winner` (web/API.md
+ * `/api/event`). 1 written, 0 not such an event (nothing written), -1
+ * with err. */
+struct jw;
+int arena_event_json(arena_db *db, int64_t tid, struct jw *w, char *err, size_t size);
 #endif

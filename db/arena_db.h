@@ -27,7 +27,7 @@ typedef struct arena_db arena_db;
 
 /* The schema this arena writes (PRAGMA user_version): the number of
  * migrations in arena_db_schema.c, which asserts the two agree. */
-#define ARENA_DB_SCHEMA 17
+#define ARENA_DB_SCHEMA 20
 
 /* Opens (creating the file when `create`), sets WAL, foreign keys and a
  * busy timeout, and migrates the schema to the latest version. Returns 0,

@@ -457,6 +457,37 @@ const char *const adb_migrations[] = {
     "  since_ms INTEGER NOT NULL DEFAULT 0,"          /* connected or gone since */
     "  seen_ms INTEGER NOT NULL DEFAULT 0,"           /* its last message */
     "  gateway TEXT NOT NULL DEFAULT '');",
+    /* 18-19: taken by work in parallel branches; their merge puts their
+     * migrations here, in place of these that do nothing. */
+    "SELECT 18;",
+    "SELECT 19;",
+
+    /*
+     * 20: the matches in play (issue 28; arena_db_playing.c): each match an
+     * arena's workers are playing, with its record so far as the worker
+     * last sent it (ref_link.h `progress`), for the web to follow. Ids
+     * start at ARENA_PLAYING_BASE, apart from the matches' own, so that one
+     * id names it in play and, once stored (match_id), finished; never
+     * given twice (AUTOINCREMENT), so an old address never shows another
+     * match. The arena refreshes its rows at every beat; a row not seen for
+     * a minute goes.
+     */
+    "CREATE TABLE matches_playing("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"         /* from ARENA_PLAYING_BASE, never again */
+    "  owner INTEGER NOT NULL,"                       /* the arena (arena_runs.owner) */
+    "  job INTEGER NOT NULL,"                         /* its game_index */
+    "  tournament_id INTEGER REFERENCES tournaments(id),"
+    "  ladder_id INTEGER REFERENCES ladders(id),"
+    "  game TEXT NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"                        /* as the matches' seed: 64 bits */
+    "  bots TEXT NOT NULL,"                           /* bot ids in seat order, space-separated */
+    "  started_ms INTEGER NOT NULL,"                  /* handed to its worker, wall clock */
+    "  seen_ms INTEGER NOT NULL,"                     /* the arena's last beat with it */
+    "  running INTEGER NOT NULL,"                     /* 1 while a worker plays it */
+    "  record TEXT,"                                  /* so far: untrusted until stored */
+    "  match_id INTEGER REFERENCES matches(id),"      /* once stored */
+    "  UNIQUE (owner, job));",
 };
 _Static_assert(sizeof adb_migrations / sizeof adb_migrations[0] == ARENA_DB_SCHEMA,
                "ARENA_DB_SCHEMA names the last migration");

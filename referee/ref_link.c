@@ -292,3 +292,20 @@ int ref_link_bot_read(const msgpack_object *m, ref_link_bot *b)
                  REF_LINK_MAX_ARCHIVE >> 20);
     return 0;
 }
+
+void ref_link_progress_pack(msgpack_sbuffer *sb, int64_t id, const char *record)
+{
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, sb, msgpack_sbuffer_write);
+    mpw_message(&pk, REF_LINK_PROGRESS, 2);
+    mpw_str(&pk, REF_LINK_ID);     msgpack_pack_int64(&pk, id);
+    mpw_str(&pk, REF_LINK_RECORD); mpw_str_or_nil(&pk, record);
+}
+
+char *ref_link_progress_read(const msgpack_object *m, int64_t *id)
+{
+    *id = -1;
+    if (mps_get_int(m, REF_LINK_ID, id) < 0)
+        return NULL;
+    return dup_str(m, REF_LINK_RECORD);
+}

@@ -21,6 +21,7 @@
 #define REF_LINK_TYPE          "type"
 #define REF_LINK_JOB           "job"         /* the type of a job */
 #define REF_LINK_RESULT        "result"      /* the type of a result */
+#define REF_LINK_PROGRESS      "progress"    /* the type of a match's record so far */
 #define REF_LINK_ID            "id"
 /* a job's */
 #define REF_LINK_GAME          "game"
@@ -73,6 +74,7 @@ typedef struct ref_link_job {
                                         (`arena relay`), run outside the sandbox */
     ref_terms terms;
     int64_t  log_bytes;           /* each seat's log excerpt is cut to this (ref_log.h) */
+    int64_t  bot_id[GAME_MAX_SEATS];   /* the arena's own: its bots, never sent */
 } ref_link_job;
 
 /* Appends the `job` message for *job to sb. */
@@ -122,5 +124,15 @@ void ref_link_bot_pack(msgpack_sbuffer *sb, const ref_link_bot *b);
 /* Reads a `bot` answer (untrusted: its archive over REF_LINK_MAX_ARCHIVE,
  * or neither archive nor error, is an error). 0, or -1 (malformed). */
 int  ref_link_bot_read(const msgpack_object *m, ref_link_bot *b);
+
+/* A match in play: worker -> `{type: progress, id, record}`, the record so
+ * far (ref_record_write of its decisions until now: its result lines say
+ * nothing yet), at most every REF_LINK_PROGRESS_MS while it plays, for the
+ * web to show (web/API.md). Appends it to sb. */
+#define REF_LINK_PROGRESS_MS 500
+void ref_link_progress_pack(msgpack_sbuffer *sb, int64_t id, const char *record);
+/* Its id into *id and its record (malloc'ed), or NULL when it has none.
+ * Untrusted bytes: the record is only text here. */
+char *ref_link_progress_read(const msgpack_object *m, int64_t *id);
 
 #endif

@@ -250,6 +250,8 @@ static void play(match *m)
             return;
         }
         g->apply(m->state, d.action);
+        if (m->cfg->on_decision)
+            m->cfg->on_decision(m->cfg->on_decision_ctx, m->rec);
         if (m->cfg->verbose && m->next_id % 100 == 0)
             fprintf(stderr, "referee: %u decisions\n", m->next_id);
     }

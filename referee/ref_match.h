@@ -43,6 +43,10 @@ typedef struct ref_config {
                                      names */
     int      verbose;             /* progress lines on stderr */
     const clk_source *clock;      /* the time control's; NULL: the monotonic clock */
+    /* Called after each decision is recorded (NULL: not): a worker tells
+     * its arena the match so far (ref_worker.c). */
+    void   (*on_decision)(void *ctx, const ref_record *rec);
+    void    *on_decision_ctx;
 } ref_config;
 
 void ref_config_default(ref_config *c);

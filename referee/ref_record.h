@@ -91,5 +91,8 @@ int  ref_record_parse(ref_record *r, const game_api **g, const char *text, char 
 /* Re-simulates the record: every action legal in turn, the end as
  * recorded, the final hash equal. 0, or -1 with the first mismatch. */
 int  ref_record_verify(const ref_record *r, const game_api *g, char *err, size_t size);
+/* The same for a match in play (a worker's `progress`, ref_link.h): its
+ * decisions so far, each legal in turn; its result lines say nothing. */
+int  ref_record_verify_so_far(const ref_record *r, const game_api *g, char *err, size_t size);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "clk.h"
@@ -23,15 +24,15 @@
 #include "ref_runs.h"
 
 /* The match process: plays, writes its message whole, leaves. */
-static void play_here(int fd, pid_t parent, const msgpack_object *m, ref_runs_play_fn *play,
-                      void *ctx)
+static void play_here(int fd, int live_fd, pid_t parent, const msgpack_object *m,
+                      ref_runs_play_fn *play, void *ctx)
 {
     prctl(PR_SET_PDEATHSIG, SIGTERM, 0L, 0L, 0L);
     if (getppid() != parent)
         _exit(1);                 /* the worker died before we could follow it */
     msgpack_sbuffer sb;
     msgpack_sbuffer_init(&sb);
-    play(m, &sb, ctx);
+    play(m, &sb, live_fd, ctx);
     for (size_t at = 0; at < sb.size;) {
         ssize_t n = write(fd, sb.data + at, sb.size - at);
         if (n < 0 && errno == EINTR)
@@ -50,33 +51,66 @@ int ref_runs_start(ref_runs *r, int64_t id, const msgpack_object *m, ref_runs_pl
         snprintf(err, size, "this worker plays %d matches at once already", REF_RUNS_MAX);
         return -1;
     }
-    int fds[2];
+    int fds[2], live[2];
     if (pipe2(fds, O_CLOEXEC) < 0) {
         snprintf(err, size, "cannot make a pipe: %s", strerror(errno));
         return -1;
     }
+    /* Packets keep each message whole: a full queue refuses one at once
+     * rather than taking half of it. */
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, live) < 0) {
+        snprintf(err, size, "cannot make a socket pair: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    int buf = 1 << 20;            /* a long match's record so far */
+    setsockopt(live[1], SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
     pid_t parent = getpid(), pid = fork();
     if (pid < 0) {
         snprintf(err, size, "cannot start a match process: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
+        close(live[0]);
+        close(live[1]);
         return -1;
     }
     if (pid == 0) {
         close(fds[0]);
-        for (int k = 0; k < r->n; k++)
+        close(live[0]);
+        for (int k = 0; k < r->n; k++) {
             close(r->run[k].fd);
-        play_here(fds[1], parent, m, play, ctx);
+            close(r->run[k].live_fd);
+        }
+        play_here(fds[1], live[1], parent, m, play, ctx);
     }
     close(fds[1]);
-    r->run[r->n++] = (ref_run){ .pid = pid, .fd = fds[0], .id = id };
+    close(live[1]);
+    r->run[r->n++] = (ref_run){ .pid = pid, .fd = fds[0], .live_fd = live[0], .id = id };
     return 0;
 }
 
 void ref_runs_items(const ref_runs *r, zmq_pollitem_t *items)
 {
-    for (int k = 0; k < r->n; k++)
+    for (int k = 0; k < r->n; k++) {
         items[k] = (zmq_pollitem_t){ NULL, r->run[k].fd, ZMQ_POLLIN, 0 };
+        items[r->n + k] = (zmq_pollitem_t){ NULL, r->run[k].live_fd, ZMQ_POLLIN, 0 };
+    }
+}
+
+void ref_runs_tell(int live_fd, const void *msg, size_t len)
+{
+    if (live_fd >= 0)
+        (void)send(live_fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+void ref_runs_relay(ref_runs *r, int k, void *sock)
+{
+    static char packet[1 << 20];  /* the worker's one thread; SO_SNDBUF bounds a packet */
+    ssize_t n;
+    while ((n = recv(r->run[k].live_fd, packet, sizeof packet, MSG_DONTWAIT | MSG_TRUNC)) > 0)
+        if ((size_t)n <= sizeof packet)   /* a cut one is not sent on */
+            zmq_send(sock, packet, (size_t)n, ZMQ_DONTWAIT);
 }
 
 /* The answer for a run that ended without its message. */
@@ -117,6 +151,7 @@ int ref_runs_reap(ref_runs *r, int k, char **msg, size_t *len)
     if (n < 0)
         kill(run->pid, SIGKILL);
     close(run->fd);
+    close(run->live_fd);
     int status = 0;
     while (waitpid(run->pid, &status, 0) < 0 && errno == EINTR)
         ;
@@ -151,6 +186,7 @@ int ref_runs_stop(ref_runs *r)
         kill(r->run[k].pid, SIGTERM);
     for (int k = 0; k < r->n; k++) {
         close(r->run[k].fd);
+        close(r->run[k].live_fd);
         while (waitpid(r->run[k].pid, NULL, 0) < 0 && errno == EINTR)
             ;
         free(r->run[k].buf);

@@ -67,14 +67,49 @@ static char *record_text(const ref_record *rec, const game_api *g)
     return text;
 }
 
-/* Plays one job read into `job`, its bots' logs in log_dir. Returns 0, or
- * -1 with `err` when it cannot be run. */
-static int play_job(ref_job *job, ref_sandbox_mode sandbox, const char *log_dir,
+/* A match in play, told to the arena as it goes (ref_link.h `progress`):
+ * the first decision at once, then at most every REF_LINK_PROGRESS_MS. */
+typedef struct progress {
+    int      live_fd;             /* to the worker, which sends it on (ref_runs.h) */
+    int64_t  id;
+    const game_api *game;
+    int64_t  sent_ms;             /* monotonic; 0: nothing sent yet */
+    msgpack_sbuffer sb;
+} progress;
+
+static void send_progress(void *ctx, const ref_record *rec)
+{
+    progress *p = ctx;
+    int64_t now = clk_mono_ms();
+    if (p->sent_ms && now - p->sent_ms < REF_LINK_PROGRESS_MS)
+        return;
+    char *text = record_text(rec, p->game);
+    if (!text)
+        return;                   /* out of memory: the arena hears the end alone */
+    p->sb.size = 0;
+    ref_link_progress_pack(&p->sb, p->id, text);
+    free(text);
+    /* never waits: a match's clocks run meanwhile, and a progress lost on
+     * a full queue is overtaken by the next */
+    ref_runs_tell(p->live_fd, p->sb.data, p->sb.size);
+    p->sent_ms = now;
+}
+
+/* Plays one job read into `job`, its bots' logs in log_dir, telling the
+ * arena through live_fd how it goes. Returns 0, or -1 with `err` when it cannot
+ * be run. */
+static int play_job(ref_job *job, ref_sandbox_mode sandbox, const char *log_dir, int live_fd,
                     ref_record *rec, char *err, size_t size)
 {
+    progress p = { .live_fd = live_fd, .id = job->link.id, .game = job->cfg.game };
+    msgpack_sbuffer_init(&p.sb);
     job->cfg.sandbox = sandbox;
     job->cfg.log_dir = log_dir;
-    return ref_match_play(&job->cfg, rec, err, size);
+    job->cfg.on_decision = send_progress;
+    job->cfg.on_decision_ctx = &p;
+    int rc = ref_match_play(&job->cfg, rec, err, size);
+    msgpack_sbuffer_destroy(&p.sb);
+    return rc;
 }
 
 typedef struct worker_opts {
@@ -195,7 +230,7 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
  * process (ref_runs.h). Its bots by hash are in the cache already: the
  * worker fetched them before it started this process (start_job); here
  * each copy is hashed again before it runs. */
-static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, void *ctx)
+static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, int live_fd, void *ctx)
 {
     const worker_opts *o = ctx;
     ref_job job;
@@ -218,7 +253,7 @@ static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, void *ctx)
     int made = read == 0 && ref_dir_make(&dir, err, sizeof err) == 0;
     ref_blame_job(id);
     if (made)
-        played = play_job(&job, o->sandbox, dir.path, &rec, err, sizeof err);
+        played = play_job(&job, o->sandbox, dir.path, live_fd, &rec, err, sizeof err);
     ref_blame_job(-1);
     res.finished_ms = clk_wall_ms();
     if (made)
@@ -334,10 +369,13 @@ static int start_held(void *sock, msgpack_sbuffer *sb, ref_runs *runs, worker_op
     return stop;
 }
 
-/* Sends the result of each match process that has ended (polled in items,
- * one a run). */
+/* Sends on what each match process told meanwhile, then the result of
+ * each that has ended (polled in items: ref_runs_items). */
 static void answer_ended(void *sock, ref_runs *runs, const zmq_pollitem_t *items)
 {
+    for (int k = 0; k < runs->n; k++)
+        if (items[runs->n + k].revents & ZMQ_POLLIN)
+            ref_runs_relay(runs, k, sock);
     for (int k = runs->n - 1; k >= 0; k--) {
         char *msg;
         size_t len;
@@ -448,7 +486,7 @@ int ref_worker_main(int argc, char **argv)
     int64_t retry_ms = 0;         /* when to knock again after a refused handshake */
     ref_runs runs = { .n = 0 };   /* the matches in flight */
     for (;;) {
-        zmq_pollitem_t items[2 + REF_RUNS_MAX] = { { sock, 0, ZMQ_POLLIN, 0 },
+        zmq_pollitem_t items[2 + 2 * REF_RUNS_MAX] = { { sock, 0, ZMQ_POLLIN, 0 },
                                                    { mon, 0, ZMQ_POLLIN, 0 } };
         ref_runs_items(&runs, items + 2);
         long wait = retry_ms ? (long)(retry_ms - clk_mono_ms()) : -1;
@@ -460,7 +498,7 @@ int ref_worker_main(int argc, char **argv)
             retry_ms = 0;
             continue;
         }
-        if (zmq_poll(items, 2 + runs.n, wait) < 0) {
+        if (zmq_poll(items, 2 + 2 * runs.n, wait) < 0) {
             if (errno == EINTR)
                 continue;
             rc = 1;

@@ -249,3 +249,30 @@ int web_api_games(web_req *r)
     free(k), free(t), free(l);
     return nl >= 0 ? 0 : web_fail(r, 503, "cannot read the database");
 }
+
+/* ---- a Swiss or knockout event's own results ----------------------------- */
+
+int web_api_event(web_req *r)
+{
+    int64_t tid;
+    arena_tournament t;
+    char err[256];
+    if (web_param_i64(r, "tournament", 1, INT64_MAX, 0, &tid))
+        return -1;
+    if (!tid)
+        return web_fail(r, 400, "which tournament? (tournament=ID)");
+    int rc = arena_db_tournament_get(r->db, tid, &t);
+    if (rc != 0)
+        return web_fail(r, rc == 1 ? 404 : 503, rc == 1 ? "no tournament %lld"
+                        : "cannot read tournament %lld", (long long)tid);
+    jw *w = &r->out;
+    jw_obj(w);
+    jw_key(w, "tournament");
+    jw_int(w, tid);
+    jw_key(w, "format");                       /* "swiss rounds=R": its first word */
+    jw_strn(w, t.format, strcspn(t.format, " "));
+    if (arena_event_json(r->db, tid, w, err, sizeof err) < 0)
+        return web_fail(r, 503, "%s", err);
+    jw_obj_end(w);
+    return 0;
+}

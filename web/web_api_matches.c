@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena_db_playing.h"
 #include "arena_read.h"
 #include "clk.h"
 #include "game.h"
@@ -341,6 +342,65 @@ static void put_ladders_live(jw *w, const arena_ladder_live_row *l, int n)
     jw_arr_end(w);
 }
 
+/* The decisions a record so far holds: its decision lines. */
+static int64_t decisions_in(const char *record)
+{
+    int64_t n = 0;
+    for (const char *p = record; p && (p = strstr(p, "\ndecision ")) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* "playing": [{id, game, players, tournament, ladder, started_ms, decisions,
+ * seats: [{seat, bot_id, bot}]}], the matches in play (arena_db_playing.h):
+ * 0, or web_fail. */
+static int put_playing(web_req *r, int64_t now)
+{
+    arena_playing *p = NULL;
+    int n = arena_db_playing_list(r->db, now, &p);
+    if (n < 0)
+        return web_fail(r, 503, "cannot read the matches in play");
+    jw *w = &r->out;
+    jw_key(w, "playing");
+    jw_arr(w);
+    for (int i = 0; i < n; i++) {
+        jw_obj(w);
+        jw_key(w, "id");
+        jw_int(w, p[i].id);
+        jw_key(w, "game");
+        jw_str(w, p[i].game);
+        jw_key(w, "players");
+        jw_int(w, p[i].seats);
+        jw_key(w, "tournament");
+        put_int_or_null(w, p[i].tournament_id != 0, p[i].tournament_id);
+        jw_key(w, "ladder");
+        put_int_or_null(w, p[i].ladder_id != 0, p[i].ladder_id);
+        jw_key(w, "started_ms");
+        jw_int(w, p[i].started_ms);
+        jw_key(w, "decisions");
+        jw_int(w, decisions_in(p[i].record));
+        jw_key(w, "seats");
+        jw_arr(w);
+        for (int k = 0; k < p[i].seats; k++) {
+            arena_bot b;
+            int found = arena_db_bot_by_id(r->db, p[i].bot[k], &b) == 0;
+            jw_obj(w);
+            jw_key(w, "seat");
+            jw_int(w, k);
+            jw_key(w, "bot_id");
+            jw_int(w, p[i].bot[k]);
+            jw_key(w, "bot");
+            jw_str(w, found ? b.label : NULL);
+            jw_obj_end(w);
+        }
+        jw_arr_end(w);
+        jw_obj_end(w);
+    }
+    jw_arr_end(w);
+    arena_playing_free_list(p, n);
+    return 0;
+}
+
 /* "running", "arenas", "ladders" at now_ms: 0, or web_fail. */
 static int live_lists(web_req *r, int64_t now)
 {
@@ -377,7 +437,7 @@ int web_api_live(web_req *r)
     int64_t now = clk_wall_ms();
     jw_key(w, "now_ms");               /* the server's clock, for arenas' seen_ms */
     jw_int(w, now);
-    if (live_lists(r, now) != 0)
+    if (live_lists(r, now) != 0 || put_playing(r, now) != 0)
         return -1;
     arena_page_query q = { .before = INT64_MAX, .limit = 15, .score = -1 };
     jw_key(w, "recent");

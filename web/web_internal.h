@@ -72,6 +72,7 @@ int  web_api_live(web_req *r);
 int  web_api_gates(web_req *r);            /* web_api_sprt.c */
 int  web_api_sprt(web_req *r);
 int  web_api_games(web_req *r);
+int  web_api_event(web_req *r);            /* a Swiss or knockout's own results */
 int  web_api_match(web_req *r);            /* web_replay.c */
 
 /* ---- web_cache.c: reports that cost a whole-table read --------------------- */

@@ -10,10 +10,17 @@
  * shows them (game_api.revealed: a Goofspiel bid once its round is settled;
  * the decision says from which step), and only that seat's log. The
  * browser never receives what the seat could not see by the match's end.
+ *
+ * A match in play (an id from ARENA_PLAYING_BASE: arena_db_playing.h) is
+ * served the same way from its record so far, marked `playing`: the same
+ * views by the same code, its decisions checked to replay (the worker's
+ * word until the arena checks the whole record), and once stored, the
+ * finished match itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena_db_playing.h"
 #include "game.h"
 #include "kv.h"
 #include "ref_log.h"
@@ -226,12 +233,14 @@ static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void
 /* The decisions and the state before the first and after each: 0, or -1
  * with r->error set (a record that does not replay). */
 static int replay_json(web_req *r, const ref_record *rec, const game_api *g, int view,
-                       const seat_logs *logs)
+                       const seat_logs *logs, int playing)
 {
     jw *w = &r->out;
     char err[256];
-    if (ref_record_verify(rec, g, err, sizeof err) != 0)
-        return web_fail(r, 409, "the stored record does not replay: %s", err);
+    if (playing ? ref_record_verify_so_far(rec, g, err, sizeof err) != 0
+                : ref_record_verify(rec, g, err, sizeof err) != 0)
+        return web_fail(r, 409, "the %s record does not replay: %s",
+                        playing ? "match's" : "stored", err);
     game_options *options = game_options_new(g);
     void *state = calloc(1, g->state_size);
     char *picture = g->write_json ? NULL : malloc(1 << 16);
@@ -310,34 +319,92 @@ static int read_view(web_req *r, int seats, int *view)
     return 0;
 }
 
+/* Match m in play from its row p (its record handed over to m). */
+static void match_from_playing(arena_playing *p, arena_match *m)
+{
+    memset(m, 0, sizeof *m);
+    m->id = p->id;
+    m->tournament_id = p->tournament_id;
+    m->ladder_id = p->ladder_id;
+    m->game_index = (int)p->job;
+    snprintf(m->game, sizeof m->game, "%s", p->game);
+    snprintf(m->options, sizeof m->options, "%s", p->options ? p->options : "");
+    m->seed = p->seed;
+    m->seats = p->seats;
+    for (int i = 0; i < p->seats; i++)
+        m->bot[i] = p->bot[i], m->team[i] = i;
+    m->culprit = -1;
+    m->started_ms = p->started_ms;
+    m->record = p->record;
+    p->record = NULL;
+}
+
+/* Match id into *m: a stored match, or one in play (*playing) or stored
+ * since it was (its id from ARENA_PLAYING_BASE). 0, or web_fail. */
+static int find_match(web_req *r, int64_t id, arena_match *m, int *playing)
+{
+    *playing = 0;
+    if (id >= ARENA_PLAYING_BASE) {
+        arena_playing p;
+        int rc = arena_db_playing_get(r->db, id, &p);
+        if (rc == 0 && !p.match_id && p.seats >= 2)
+            match_from_playing(&p, m), *playing = 1;
+        else if (rc == 0)
+            id = p.match_id;              /* stored since: the finished match */
+        arena_playing_clear(&p);
+        if (rc != 0 || *playing || !id)
+            return rc == 0 && *playing ? 0 : web_fail(r, rc < 0 ? 503 : 404, rc < 0 ?
+                   "cannot read match %lld" : "no match %lld (one in play is forgotten a minute "
+                   "after it ends unstored)", (long long)id);
+    }
+    int rc = arena_db_match_get(r->db, id, m);
+    return rc == 0 ? 0 : web_fail(r, rc == 1 ? 404 : 503, rc == 1 ? "no match %lld"
+                                  : "cannot read match %lld", (long long)id);
+}
+
+/* A record so far answers its match's row: its game, options, seed and
+ * seats (the stored ones were checked so by the arena). */
+static int answers(const ref_record *rec, const arena_match *m, char *err, size_t size)
+{
+    if (strcmp(rec->game, m->game) || strcmp(rec->options, m->options) ||
+        rec->seed != m->seed || rec->seats != m->seats) {
+        snprintf(err, size, "the worker's record so far is of another match");
+        return 0;
+    }
+    return 1;
+}
+
 int web_api_match(web_req *r)
 {
     int64_t id;
     if (kv_i64(r->path_rest, 1, INT64_MAX, &id) != 0)
         return web_fail(r, 400, "a match id is a whole number from 1");
     arena_match m;
-    int rc = arena_db_match_get(r->db, id, &m);
-    if (rc != 0)
-        return web_fail(r, rc == 1 ? 404 : 503, rc == 1 ? "no match %lld" : "cannot read match %lld",
-                        (long long)id);
-    int view;
+    int view, playing;
+    if (find_match(r, id, &m, &playing) != 0)
+        return -1;
+    id = m.id;
     const game_api *g = NULL;
     ref_record rec;
     ref_record_init(&rec);
-    char err[256] = "no record stored";
+    char err[256];
+    snprintf(err, sizeof err, playing ? "no decision yet" : "no record stored");
     FILE *f = m.record ? fmemopen(m.record, strlen(m.record), "r") : NULL;
-    int readable = f && ref_record_read(&rec, &g, f, err, sizeof err) == 0;
+    int readable = f && ref_record_read(&rec, &g, f, err, sizeof err) == 0 &&
+                   (!playing || answers(&rec, &m, err, sizeof err));
     if (f)
         fclose(f);
     seat_logs logs = { 0 };
-    rc = read_view(r, m.seats, &view);
-    if (rc == 0)
+    int rc = read_view(r, m.seats, &view);
+    if (rc == 0 && !playing)              /* logs come with the stored match */
         rc = read_logs(r, id, m.seats, &logs);
     if (rc == 0) {
         jw_obj(&r->out);
         header_json(r, &m, view);
+        jw_key(&r->out, "playing");
+        jw_bool(&r->out, playing);
         if (readable)
-            rc = replay_json(r, &rec, g, view, &logs);
+            rc = replay_json(r, &rec, g, view, &logs, playing);
         else {
             jw_key(&r->out, "unavailable");    /* a match stored without its record */
             jw_str(&r->out, err);

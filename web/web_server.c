@@ -103,6 +103,7 @@ static const char *const P_REPORT[] = { "game", "players", "tournament", "ladder
 static const char *const P_MATCHES[] = { "bot", "game", "players", "tournament", "ladder", "reason",
                                          "result", "before", "limit", NULL };
 static const char *const P_MATCH[] = { "view", NULL };
+static const char *const P_EVENT[] = { "tournament", NULL };
 static const char *const P_GATES[] = { "ladder", "bot", NULL };
 static const char *const P_SPRT[] = { "a", "b", "game", "players", "tournament", "ladder", "elo0",
                                       "elo1", "alpha", "beta", NULL };
@@ -115,6 +116,7 @@ static const route routes[] = {
     { "/api/bots/", 1, web_api_bot, P_NONE },
     { "/api/live", 0, web_api_live, P_NONE },
     { "/api/games", 0, web_api_games, P_NONE },
+    { "/api/event", 0, web_api_event, P_EVENT },
     { "/api/gates", 0, web_api_gates, P_GATES },
     { "/api/sprt", 0, web_api_sprt, P_SPRT },
 };

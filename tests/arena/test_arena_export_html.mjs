@@ -7,15 +7,10 @@
 //   node test_arena_export_html.mjs PAGE DECISIONS LOGLINE NODE_MODULES
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { launchChromium } from '../web/chromium.mjs';
 
 const [file, decisions, logline, modules] = process.argv.slice(2);
-const { chromium } = createRequire(path.join(modules, 'x.js'))('playwright-core');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(modules);
 const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
 const outside = [], errors = [], dialogs = [];
 await page.route('**/*', route => {

@@ -110,6 +110,45 @@ wait "$SERVER"
 SERVER=
 grep -q 'stopped' "$ROOT/serve.out"
 
+# A Swiss (5 bots: a bye a round) and a knockout (3 byes, 4 ties), one
+# bot with a hostile name: their tables on the web, every number checked
+# against the test's own count from their matches.
+E() { "$ARENA" --db "$ROOT/events.db" "$@"; }
+for i in 1 2 3; do E bot add "r$i" --no-test --cmd "$RANDOM_BOT --seed $i" >/dev/null; done
+E bot add g1 --no-test --cmd "$GREEDY_BOT" >/dev/null
+E bot add g2 --no-test --cmd "$GREEDY_BOT" >/dev/null
+E tournament --format swiss --rounds 3 --games 2 --seed 7 --concurrency 2 --memory-mb 0 --quiet
+E tournament --format knockout --games 2 --seed 9 --concurrency 2 --memory-mb 0 --quiet
+"$PYTHON" -c 'import sqlite3, sys; d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE bots SET name = ? WHERE name = ?", ("<i>g2</i>", "g2")); d.commit()' "$ROOT/events.db"
+serve "$ROOT/events.db" "$ROOT/serve-events.out"
+if [ "$WHICH" != browser ]; then
+  node "$HERE/test_web_event.mjs" "$URL" 1 2 2
+else
+  node "$HERE/test_web_event.mjs" "$URL" 1 2 2 "$MODULES" "$SHOTS"
+fi
+kill -TERM "$SERVER"
+wait "$SERVER"
+SERVER=
+
+# A match in play followed by the pages (the HTTP side is below, beside
+# the live page's): slow bots, 300 ms a decision, two matches at a time.
+if [ "$WHICH" != http ]; then
+  ISMCTS="$(dirname "$GREEDY_BOT")/ismcts --ms 300"
+  "$ARENA" --db "$ROOT/follow.db" bot add slow1 --no-test --cmd "$ISMCTS" >/dev/null
+  "$ARENA" --db "$ROOT/follow.db" bot add slow2 --no-test --cmd "$ISMCTS" >/dev/null
+  serve "$ROOT/follow.db" "$ROOT/serve-follow.out"
+  "$ARENA" --db "$ROOT/follow.db" tournament --games 4 --concurrency 2 --memory-mb 0 --quiet \
+    > "$ROOT/follow-arena.out" 2>&1 &
+  PLAYER=$!
+  node "$HERE/test_web_playing.mjs" "$URL" "$MODULES" "$SHOTS" || { kill -TERM "$PLAYER"; exit 1; }
+  kill -TERM "$PLAYER"
+  wait "$PLAYER" || true              # SIGTERM: stores what is finished, exits 130
+  PLAYER=
+  kill -TERM "$SERVER"
+  wait "$SERVER"
+  SERVER=
+fi
+
 # Freshness: a copy of the database, changed under its server by a real
 # tournament and a bot put on trial; the standings show it within 5 s.
 if [ "$WHICH" != browser ]; then
@@ -144,6 +183,8 @@ if [ "$WHICH" != browser ]; then
     > "$ROOT/live-arena.out" 2>&1 &        # not through L: $! must be the arena itself
   PLAYER=$!
   node "$HERE/test_web_live.mjs" "$URL" playing 8 "$PLAYER" || { kill -TERM "$PLAYER"; exit 1; }
+  # One of its matches followed as it plays, until it is stored.
+  node "$HERE/test_web_playing.mjs" "$URL" || { kill -TERM "$PLAYER"; exit 1; }
   kill -TERM "$PLAYER"
   wait "$PLAYER" && fail=0 || fail=$?   # SIGTERM: stores what is finished, exits 130
   PLAYER=

@@ -9,10 +9,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { launchChromium } from './chromium.mjs';
 
 const [base, showFile, shots, modules] = process.argv.slice(2);
-const { chromium } = createRequire(path.join(modules, 'x.js'))('playwright-core');
 const EVIL = '<script>alert(1)</script>';
 const CODES = { archer: 'AR', berserker: 'BE', cavalry: 'CA', crossbowman: 'CR', ensign: 'EN',
   footman: 'FO', knight: 'KN', lancer: 'LA', light_cavalry: 'LC', marshall: 'MA', mercenary: 'ME',
@@ -58,11 +57,7 @@ async function boardFromPage(page) {
   });
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(modules);
 let failures = 0;
 const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
 const dialogs = [], errors = [];

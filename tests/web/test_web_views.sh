@@ -102,6 +102,91 @@ for mid in made:
 assert kinds == {("warchest", 2), ("warchest", 4), ("goofspiel", 2), ("goofspiel", 3)}, kinds
 print("seat views checked:", sorted(kinds))
 PY
+
+# The same matches in play: each one's record cut after half its decisions
+# (as a worker's `progress` carries it: the result lines say nothing yet)
+# in a row of matches_playing, as an arena's beat writes it. Each seat's
+# view of it must be byte for byte the game's own for that record so far,
+# the same as the finished match's first steps (nothing shown that the
+# finished one hides at that step); then, stored, the same id serves the
+# finished match.
+python3 - "$URL" "$ROOT" "$SEAT_VIEW" "$ROOT/arena.db" <<'PY'
+import glob, json, re, sqlite3, subprocess, sys, time, urllib.error, urllib.request
+url, root, seat_view, db = sys.argv[1:5]
+BASE = 2 ** 52 + 1000     # above the rows the tournaments' arenas left (2^52 and up)
+def get(path):
+    try:
+        with urllib.request.urlopen(url + path, timeout=30) as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        sys.exit(f"GET {path}: {e.code} {e.read().decode(errors='replace')}")
+def canon(v):
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+con = sqlite3.connect(db)
+now = int(time.time() * 1000)
+made = sorted(int(re.search(r"made(\d+)", p).group(1)) for p in glob.glob(f"{root}/made*.txt"))
+for mid in made:
+    lines = open(f"{root}/made{mid}.txt").read().split("\n")
+    decisions = [i for i, l in enumerate(lines) if l.startswith("decision ")]
+    cut = len(decisions) // 2
+    so_far = "\n".join(lines[:decisions[cut]]) + \
+        "\nresult" + " 0" * len([l for l in lines if l.startswith("bot ")]) + \
+        "\nreason \nculprit -\ndetail \nhash 0000000000000000\n"
+    open(f"{root}/so_far{mid}.txt", "w").write(so_far)
+    t, game, options, seed = con.execute(
+        "SELECT tournament_id, game, options, seed FROM matches WHERE id = ?", (mid,)).fetchone()
+    bots = " ".join(str(b) for (b,) in con.execute(
+        "SELECT bot_id FROM match_seats WHERE match_id = ? ORDER BY seat", (mid,)))
+    con.execute("INSERT INTO matches_playing(id, owner, job, tournament_id, game, options, seed, bots,"
+                " started_ms, seen_ms, running, record) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)",
+                (BASE + mid, mid, t, game, options, seed, bots, now, now, so_far))
+con.commit()
+live = [p["id"] for p in get("/api/live")["playing"]]
+assert sorted(live) == [BASE + m for m in made], live
+for mid in made:
+    pid = BASE + mid
+    full = get(f"/api/matches/{pid}")
+    assert full["playing"] is True and full["id"] == pid, full.get("id")
+    cut = len(full["decisions"])
+    assert cut > 0 and len(full["states"]) == cut + 1
+    for k in range(len(full["seats"])):
+        where = f"match {mid} in play, view={k}"
+        web = get(f"/api/matches/{pid}?view={k}")
+        want = json.loads(subprocess.run([seat_view, "expect", f"{root}/so_far{mid}.txt", str(k)],
+                                         check=True, capture_output=True, text=True).stdout)
+        assert web["playing"] is True and web["view"] == k, where
+        assert [canon(s) for s in web["states"]] == [canon(s) for s in want["states"]], \
+            f"{where}: the states are not seat {k}'s own view of the match so far"
+        for i, (got, exp) in enumerate(zip(web["decisions"], want["decisions"], strict=True)):
+            seen = {key: got[key] for key in ("seat", "action", "revealed")}
+            assert seen == {key: exp[key] for key in ("seat", "action", "revealed")}, \
+                f"{where}: decision {i} shows {seen}, seat {k} saw {exp}"
+        # no more than the finished match's view showed at those steps
+        done = get(f"/api/matches/{mid}?view={k}")
+        assert [canon(s) for s in web["states"]] == [canon(s) for s in done["states"][:cut + 1]], where
+        for got, fin in zip(web["decisions"], done["decisions"]):
+            assert got["action"] == fin["action"], where
+            assert got["revealed"] is None or got["revealed"] == fin["revealed"], where
+        assert all(d["log"] is None for d in web["decisions"]) and web["logs"] == [], where
+# A worker's record so far of another match (its seed) is not shown as this one.
+other = made[0]
+con.execute("INSERT INTO matches_playing(id, owner, job, tournament_id, game, options, seed, bots,"
+            " started_ms, seen_ms, running, record) SELECT ?, 2, job, tournament_id, game, options,"
+            " seed + 1, bots, started_ms, seen_ms, 1, record FROM matches_playing WHERE id = ?",
+            (BASE + 999, BASE + other))
+con.commit()
+lie = get(f"/api/matches/{BASE + 999}?view=0")
+assert lie["playing"] is True and "decisions" not in lie and "another match" in lie["unavailable"], lie
+con.execute("DELETE FROM matches_playing WHERE id = ?", (BASE + 999,))
+# Stored: the same id serves the finished match, and it is no longer in play.
+con.execute("UPDATE matches_playing SET match_id = job, running = 0, seen_ms = ? WHERE owner = 1",
+            (int(time.time() * 1000),))
+con.commit()
+for mid in made:
+    assert get(f"/api/matches/{BASE + mid}?view=0") == get(f"/api/matches/{mid}?view=0"), mid
+assert get("/api/live")["playing"] == []
+print("matches in play: seat views checked against the game's own")
+PY
 kill -TERM "$SERVER"
 wait "$SERVER"
 SERVER=

@@ -2,8 +2,10 @@
  * leaderboard.js - the leaderboard (/): standings per kind of match (a game
  * and its number of seats), for all matches, one tournament or one ladder, then the
  * crosstable as a heat map; a ladder's SPRT gate verdicts. Refreshes itself
- * every 5 s, drawn anew once all its data is in; says as of when. Data:
- * /api/games, /api/standings, /api/crosstable, /api/gates.
+ * every 5 s, drawn anew once all its data is in; says as of when. A Swiss
+ * or knockout tournament's own results come first: its table (points,
+ * byes, Buchholz) or its bracket. Data: /api/games, /api/standings,
+ * /api/crosstable, /api/gates, /api/event.
  */
 'use strict';
 (() => {
@@ -84,10 +86,16 @@
           bar.lastChild.style.left = ((r.elo - lo) / span * 100) + '%';
           return tr;
         })));
-      const parts = [el('h1', {}, 'Leaderboard'), Arena.asOf(data.as_of_ms, EVERY_MS), toolbar,
-        rows.length ? table : el('p', { class: 'muted' }, 'No rated matches yet.'),
+      const parts = [el('h1', {}, 'Leaderboard'), Arena.asOf(data.as_of_ms, EVERY_MS), toolbar];
+      if (tournament) {
+        const ev = await api('/api/event?tournament=' + encodeURIComponent(tournament));
+        if (ev.swiss) parts.push(swissTable(ev));
+        if (ev.bracket) parts.push(bracket(ev));
+        if (ev.swiss || ev.bracket) parts.push(el('h2', {}, 'Elo over its matches'));
+      }
+      parts.push(rows.length ? table : el('p', { class: 'muted' }, 'No rated matches yet.'),
         el('p', { class: 'muted' }, 'Rating: Bradley–Terry fit over every result, with its 95% interval; ',
-          'live Elo moves match by match.')];
+          'live Elo moves match by match.'));
       if (game && players === '2') {
         const cross = await api('/api/crosstable?' + q);
         parts.push(el('h2', {}, 'Crosstable'), heatMap(rows.map(r => r.bot), cross.crosstable));
@@ -98,6 +106,45 @@
       }
       main.replaceChildren(...parts);
     } catch (e) { Arena.fail(main, e); }
+  }
+
+  // A Swiss event's own ranking: points (a bye counts half its games'
+  // points), then Buchholz (the opponents' points), then seed.
+  function swissTable(ev) {
+    const num = { class: 'num' };
+    return el('section', { id: 'event' },
+      el('h2', {}, `Swiss, ${ev.rounds} round${ev.rounds === 1 ? '' : 's'}` + (ev.done ? '' : ' (not finished)')),
+      el('table', { class: 'swiss' },
+        el('thead', {}, el('tr', {}, ['#', 'Bot', 'Points', 'Buchholz', 'Byes', 'Seed'].map((h, i) =>
+          el('th', i === 1 ? {} : num, h)))),
+        el('tbody', {}, ev.swiss.map(r => el('tr', { 'data-bot': r.bot },
+          el('td', num, r.rank), el('td', {}, botLink(r.bot)), el('td', num, fixed(r.points, 1)),
+          el('td', num, fixed(r.buchholz, 1)), el('td', num, r.byes), el('td', num, r.seed))))),
+      el('p', { class: 'muted' }, 'Points: 1 a win, ½ a draw; a bye scores half its games. ',
+        'Buchholz: the sum of the opponents\' points.'));
+  }
+
+  // A knockout's bracket, round by round: each tie's seeds, points over its
+  // games (tie-break pairs included) and who went through.
+  function bracket(ev) {
+    const side = (e, won) => el('span', { class: won ? 'win' : null },
+      el('span', { class: 'muted' }, `[${e.seed}] `), botLink(e.bot));
+    const rounds = [];
+    for (const t of ev.bracket) {
+      if (!rounds.length || rounds[rounds.length - 1].round !== t.round) rounds.push({ round: t.round, name: t.name, ties: [] });
+      rounds[rounds.length - 1].ties.push(t);
+    }
+    return el('section', { id: 'event' },
+      el('h2', {}, 'Knockout' + (ev.winner ? '' : ' (not finished)')),
+      el('div', { class: 'bracket' }, rounds.map(r => el('div', { class: 'round', 'data-round': r.round },
+        el('h3', {}, r.name),
+        r.ties.map(t => el('div', { class: 'tie', 'data-hi': t.hi.bot, 'data-lo': t.lo ? t.lo.bot : '' },
+          t.lo ? [side(t.hi, t.winner === t.hi.bot), el('span', { class: 'num' }, ` ${fixed(t.hi.points, 1)} – ${fixed(t.lo.points, 1)} `),
+            side(t.lo, t.winner === t.lo.bot),
+            el('span', { class: 'muted' }, t.winner ? (t.hi.points === t.lo.points ? ' level: the higher seed goes through' : '')
+              : ` (${t.games} game${t.games === 1 ? '' : 's'} played)`)]
+            : [side(t.hi, true), el('span', { class: 'muted' }, ' bye')]))))),
+      ev.winner ? el('p', { class: 'winner' }, 'Winner: ', botLink(ev.winner)) : null);
   }
 
   // Each cell: the row bot's score against the column bot, coloured from red

@@ -2,7 +2,7 @@
  * live.js - what is happening now (/live): matches per minute, tournaments
  * still running with their progress, the matches their arenas have taken and
  * how many arenas, the arenas at work with their workers, ladders playing,
- * the latest matches. Refreshes itself
+ * the matches in play (each followed on its replay page), the latest matches. Refreshes itself
  * every two seconds; says as of when. Data: /api/live.
  */
 'use strict';
@@ -55,6 +55,16 @@
             el('td', { class: 'num' }, el('a', { href: '/matches?ladder=' + encodeURIComponent(name) }, recent)),
             el('td', { class: 'num' }, scheduled), el('td', { class: 'muted' }, ago(latest))))))
           : el('p', { class: 'muted' }, 'No ladder has played lately.'),
+        el('h2', {}, 'Matches in play'),
+        live.playing.length ? el('table', { id: 'playing' }, el('thead', {}, el('tr', {},
+          ['Match', 'Game', 'Seats', 'Of', 'Decisions', 'Started'].map(h => el('th', {}, h)))),
+          el('tbody', {}, live.playing.map(p => el('tr', { 'data-id': p.id },
+            el('td', {}, el('a', { href: '/match?id=' + p.id }, 'watch')), el('td', {}, p.game),
+            el('td', {}, p.seats.map((s, i) => [i ? ' vs ' : null, Arena.botLink(s.bot || '?')])),
+            el('td', {}, p.tournament !== null ? el('a', { href: '/?tournament=' + p.tournament }, 'tournament #' + p.tournament)
+              : 'ladder'),
+            el('td', { class: 'num decisions' }, p.decisions), el('td', { class: 'muted' }, ago(p.started_ms))))))
+          : el('p', { class: 'muted' }, 'No match is in play.'),
         el('h2', {}, 'Latest matches'),
         matchesTable(live.recent.matches));
     } catch (e) { Arena.fail(main, e); }

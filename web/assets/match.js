@@ -13,14 +13,19 @@
  * with the game's engine; a seat's view (`view=N`) is computed there from
  * the game's own observation, so the page never holds what that seat could
  * not see. Data: /api/matches/ID?view=full|N.
+ *
+ * A match in play (`playing`: its decisions so far) is followed: asked for
+ * again every two seconds, the newest step kept in view when it was shown,
+ * until it ends; then the address names the stored match.
  */
 'use strict';
 (async () => {
   const { api, el, param, botLink, fixed } = Arena;
   Arena.header('/matches');
   const main = document.getElementById('main');
-  const id = param('id');
-  let match = null, step = 0, timer = null, view = param('view') || 'full';
+  const FOLLOW_MS = 2000;
+  let id = param('id');
+  let match = null, step = 0, timer = null, view = param('view') || 'full', follower = null;
   let board = null;
 
   async function load() {
@@ -41,11 +46,13 @@
 
   function layout() {
     document.title = `Match ${match.id} · Arena`;
-    const result = match.seats.map(s => s.score === 0.5 ? '½' : s.score).join('-');
+    const result = match.playing ? '(in play)' : match.seats.map(s => s.score === 0.5 ? '½' : s.score).join('-');
     const title = el('h1', {}, `Match #${match.id}: `, match.seats.map((s, i) =>
       [i ? el('span', { class: 'vs' }, ' vs ') : null, botLink(s.bot)]), ` ${result}`);
     const facts = el('p', { class: 'status-line' },
-      `${match.game}, ${match.players} players · ${match.reason}` +
+      `${match.game}, ${match.players} players · ` +
+      (match.playing ? `in play: ${match.decisions ? match.decisions.length : 0} decisions so far, followed as it goes`
+        : match.reason) +
       (match.culprit !== null ? ` (seat ${match.culprit})` : '') +
       (match.detail ? ` · ${match.detail}` : '') + ` · seed ${match.seed} · ${match.options}` +
       (match.clock ? ` · clock ${match.clock}` : ''));
@@ -139,6 +146,25 @@
     layout();
   }
 
+  // A match in play: asked for again until it ends, the newest step kept in
+  // view if it was the one shown; a failed request is tried again.
+  function follow() {
+    if (follower || !match.playing) return;
+    follower = setInterval(async () => {
+      const atEnd = !match.states || step >= match.states.length - 1;
+      try { await load(); } catch { return; }
+      if (!match.playing) {
+        clearInterval(follower);
+        follower = null;
+        id = String(match.id);            // the stored match's own id from now on
+        const u = new URL(location); u.searchParams.set('id', id); history.replaceState(null, '', u);
+      }
+      if (match.states) step = atEnd ? match.states.length - 1 : Math.min(step, match.states.length - 1);
+      layout();
+      if (timer && document.getElementById('play')) document.getElementById('play').textContent = 'Pause';
+    }, FOLLOW_MS);
+  }
+
   document.addEventListener('keydown', e => {
     if (!match || match.unavailable || e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
     const k = e.key;
@@ -158,8 +184,10 @@
     await load();
     board = await boardOf(match.game);
     const s = Number(param('step'));
-    if (s > 0) step = Math.min(s, match.states.length - 1);
+    if (match.states && (s > 0 || match.playing))
+      step = s > 0 ? Math.min(s, match.states.length - 1) : match.states.length - 1;
     layout();
+    follow();
   } catch (e) { Arena.fail(main, e); }
 })();
 

@@ -1,14 +1,14 @@
 // hex.js - the War Chest board's geometry by hex name ("f4"), for bots that
-// reason about distances and neighbours. Naming per shared/warchest/board.md:
+// reason about distances and neighbours. Naming per sdk/BOARD.md:
 // axial (q, r) with f4 = (0, 0), file letter a..k = q + 6, rank 1..7 = r + 4,
 // cube s = -q - r. Names and behaviour match the Python SDK's hexes.py
 // (hex_to_axial -> hexToAxial), so a bot ports between them line for line.
 
 const FILES = "abcdefghijk";
-// The six axial directions, in the order board.md lists them.
+// The six axial directions, in the order BOARD.md lists them.
 const STEPS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
 
-/** The control points, as board.md's table gives them. */
+/** The control points, as BOARD.md's table gives them. */
 export const LOCATIONS_2P = Object.freeze(["c6", "d4", "d7", "e2", "e5", "g3", "g6", "h1",
   "h4", "i2"]);
 export const LOCATIONS_4P = Object.freeze([...LOCATIONS_2P, "a7", "b5", "j3", "k1"]);
@@ -28,7 +28,7 @@ export function axialToHex(q, r) {
   return FILES[q + 5] + String(r + 4);
 }
 
-// The areas of board.md: a radius-3 hexagon, widened to |q| <= 5 for 4 players.
+// The areas of BOARD.md: a radius-3 hexagon, widened to |q| <= 5 for 4 players.
 function inArea(q, r, players) {
   return Math.abs(q) <= (players === 4 ? 5 : 3) && Math.abs(r) <= 3 && Math.abs(q + r) <= 3;
 }

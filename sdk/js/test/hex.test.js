@@ -1,10 +1,10 @@
-// hex.test.js - the board geometry of shared/warchest/board.md by hex name.
+// hex.test.js - the board geometry of sdk/BOARD.md by hex name.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { hexToAxial, axialToHex, hexDistance, neighbours, onBoard, boardHexes, inLine, between,
   LOCATIONS_2P, LOCATIONS_4P } from "../index.js";
 
-test("names and axial coordinates agree with board.md's table", () => {
+test("names and axial coordinates agree with BOARD.md's table", () => {
   assert.deepEqual(hexToAxial("f4"), [0, 0]);
   assert.deepEqual(hexToAxial("e2"), [-1, -2]);
   assert.deepEqual(hexToAxial("h1"), [2, -3]);

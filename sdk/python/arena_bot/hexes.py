@@ -1,4 +1,4 @@
-"""Hex names and geometry of the War Chest board (shared/warchest/board.md).
+"""Hex names and geometry of the War Chest board (sdk/BOARD.md).
 
 Hexes are named like chess squares, "a".."k" then "1".."7"; they map to axial
 coordinates (q, r) with file = q + 6, rank = r + 4, so "f4" is (0, 0). A bot
@@ -7,7 +7,7 @@ only ever sees names, so every helper here takes and returns names.
 from __future__ import annotations
 
 FILES = "abcdefghijk"
-# Axial neighbour offsets, as board.md lists them.
+# Axial neighbour offsets, as sdk/BOARD.md lists them.
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
 LOCATIONS_2P = ("c6", "d4", "d7", "e2", "e5", "g3", "g6", "h1", "h4", "i2")

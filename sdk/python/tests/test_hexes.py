@@ -1,4 +1,4 @@
-"""Hex helpers against shared/warchest/board.md: names, axial coordinates,
+"""Hex helpers against sdk/BOARD.md: names, axial coordinates,
 areas, distances, neighbours."""
 import os
 import sys
@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from arena_bot import (LOCATIONS_2P, LOCATIONS_4P, axial_to_hex, board_hexes,  # noqa: E402
                        hex_distance, hex_to_axial, in_line, neighbours, on_board)
 
-# The locations table of board.md: hex -> axial (q, r).
+# The locations table of BOARD.md: hex -> axial (q, r).
 BOARD_MD_LOCATIONS = {"e2": (-1, -2), "h1": (2, -3), "d7": (-2, 3), "g6": (1, 2),
                       "c6": (-3, 2), "d4": (-2, 0), "e5": (-1, 1), "g3": (1, -1),
                       "h4": (2, 0), "i2": (3, -2), "b5": (-4, 1), "j3": (4, -1),
