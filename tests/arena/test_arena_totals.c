@@ -175,6 +175,10 @@ static void fill_results(arena_db *db, int64_t *bot, int64_t tid, int64_t lid)
         snprintf(m.game, sizeof m.game, "quad");
         store_ok(db, &m);
     }
+    int64_t four[4] = { bot[0], bot[1], bot[2], bot[3] };   /* then one 2 v 2: no team fit */
+    arena_match last = match4(four, 1, 16);
+    snprintf(last.game, sizeof last.game, "quad");
+    store_ok(db, &last);
 }
 
 /* A fresh file `name` of six bots, a tournament and a ladder, filled by
