@@ -192,6 +192,11 @@ int arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i)
     return add_at(f, i, j, score_i == 1.0, score_i == 0.5, score_i == 0.0);
 }
 
+int arena_lfit_add_counts(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l)
+{
+    return add_at(f, i, j, (long)w, (long)d, (long)l);
+}
+
 int arena_lfit_add(arena_lfit *f, int64_t a, int64_t b, double score_a)
 {
     if (!(score_a == 0.0 || score_a == 0.5 || score_a == 1.0))

@@ -48,6 +48,10 @@ int  arena_lfit_bot(arena_lfit *f, int64_t id);
  * arena_lfit_bot), as arena_lfit_add. 0, or -1. */
 int  arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i);
 
+/* w wins of index i, d draws and l wins of index j at once (the stored
+ * totals of a pair). 0, or -1. */
+int  arena_lfit_add_counts(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l);
+
 /* The per-pair totals, i < j by the indices above: *np of them, valid
  * until the next add. */
 const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np);

@@ -65,18 +65,6 @@ typedef struct tally {
     int64_t unrated;          /* a match that cannot be rated, or 0 */
 } tally;
 
-/* 2 v 2: two teams of two seats, the fit on team strengths applies. */
-static int two_v_two(const arena_match *m)
-{
-    int size0 = 0;
-    for (int i = 0; i < m->seats; i++) {
-        if (m->team[i] != m->team[0] && m->team[i] != m->team[1])
-            return 0;
-        size0 += m->team[i] == m->team[0];
-    }
-    return m->seats == 4 && m->team[0] != m->team[1] && size0 == 2;
-}
-
 /* The row of bot id, added if new; -1 when out of memory. */
 static int tally_bot(tally *t, int64_t id)
 {
@@ -101,23 +89,32 @@ static int tally_bot(tally *t, int64_t id)
     return at;
 }
 
+/* `times` team games g: 0, or -1 out of memory. */
+static int push_team(tally *t, rt_team_game g, int64_t times)
+{
+    for (int64_t k = 0; k < times; k++) {
+        if (t->nteams == t->team_cap) {
+            size_t cap = t->team_cap ? 2 * t->team_cap : 256;
+            rt_team_game *v = realloc(t->teams, cap * sizeof *v);
+            if (!v)
+                return -1;
+            t->teams = v;
+            t->team_cap = cap;
+        }
+        t->teams[t->nteams++] = g;
+    }
+    return 0;
+}
+
 /* A 2 v 2 match as a team game, kept while every match is one. */
 static int add_team_game(tally *t, const arena_match *m, const int *at)
 {
-    t->team_fit = t->team_fit && two_v_two(m);
+    t->team_fit = t->team_fit && arena_match_two_v_two(m);
     if (!t->team_fit) {
         free(t->teams);
         t->teams = NULL;
         t->nteams = t->team_cap = 0;
         return 0;
-    }
-    if (t->nteams == t->team_cap) {
-        size_t cap = t->team_cap ? 2 * t->team_cap : 256;
-        rt_team_game *g = realloc(t->teams, cap * sizeof *g);
-        if (!g)
-            return -1;
-        t->teams = g;
-        t->team_cap = cap;
     }
     int a[2] = {0}, b[2] = {0}, na = 0, nb = 0;
     for (int i = 0; i < 4; i++) {
@@ -126,8 +123,7 @@ static int add_team_game(tally *t, const arena_match *m, const int *at)
         else
             b[nb++] = at[i];
     }
-    t->teams[t->nteams++] = (rt_team_game){ { a[0], a[1] }, { b[0], b[1] }, m->score[0] };
-    return 0;
+    return push_team(t, (rt_team_game){ { a[0], a[1] }, { b[0], b[1] }, m->score[0] }, 1);
 }
 
 /* Counts, live Elo and the fit's input of one match (an arena_match_fn):
@@ -170,6 +166,56 @@ static int tally_match(const arena_match *m, void *ctx)
     }
     return 0;
 }
+
+/* ---- the same tally from the stored totals (arena_db_totals_each) ---- */
+
+static int totals_bot(void *ctx, int64_t bot, int games, int wins, int draws, int losses,
+                      double points, double elo)
+{
+    tally *t = ctx;
+    int at = tally_bot(t, bot);
+    if (at < 0)
+        return -1;
+    arena_rating *r = &t->rows[at].r;
+    r->games = games;
+    r->wins = wins;
+    r->draws = draws;
+    r->losses = losses;
+    r->points = points;
+    r->elo = elo;
+    return 0;
+}
+
+/* The index of a bot the totals listed: a pair or a team of unlisted
+ * bots is damage (-1), never a new row. */
+static int listed(tally *t, int64_t bot)
+{
+    int at = arena_lfit_bot(t->pairs, bot);
+    return at >= 0 && at < t->n ? at : -1;
+}
+
+static int totals_pair(void *ctx, int64_t a, int64_t b, int64_t wins_a, int64_t draws,
+                       int64_t wins_b)
+{
+    tally *t = ctx;
+    int i = listed(t, a), j = listed(t, b);
+    if (i < 0 || j < 0 || arena_lfit_add_counts(t->pairs, i, j, wins_a, draws, wins_b) != 0)
+        return -1;
+    return t->cells ? arena_lfit_add_counts(t->cells, i, j, wins_a, draws, wins_b) : 0;
+}
+
+static int totals_team(void *ctx, const int64_t a[2], const int64_t b[2], double score_a,
+                       int64_t games)
+{
+    tally *t = ctx;
+    rt_team_game g = { { listed(t, a[0]), listed(t, a[1]) }, { listed(t, b[0]), listed(t, b[1]) },
+                       score_a };
+    if (g.a[0] < 0 || g.a[1] < 0 || g.b[0] < 0 || g.b[1] < 0 || games < 0)
+        return -1;
+    return push_team(t, g, games);
+}
+
+static const arena_totals_fn TOTALS = { totals_bot, totals_pair, totals_team };
 
 static void tally_free(tally *t)
 {
@@ -242,7 +288,14 @@ static int build_rows(arena_db *db, const arena_match_filter *kind, int with_cel
         snprintf(err, size, "out of memory");
         return -1;
     }
-    int rc = arena_db_result_each(db, kind, tally_match, t);
+    /* The kind's totals when the database keeps them; else its matches. */
+    int rc = arena_db_totals_each(db, kind, &TOTALS, t, &t->team_fit);
+    if (rc == 1) {
+        t->team_fit = 1;
+        rc = arena_db_result_each(db, kind, tally_match, t);
+    } else if (rc != 0) {
+        rc = -1;
+    }
     if (rc == 1)
         snprintf(err, size, "match %" PRId64 " cannot be rated", t->unrated);
     else if (rc != 0)

@@ -47,8 +47,9 @@ int ac_check(int argc, char **argv)
 {
     int replay = argc == 1 && !strcmp(argv[0], "--replay");
     if ((argc && !replay) || ac_help(argc, argv)) {
-        puts("usage: arena check [--replay]    (the file whole; stored ratings and per-bot\n"
-             "                    summaries must equal a recompute from the matches;\n"
+        puts("usage: arena check [--replay]    (the file whole; stored ratings, per-bot\n"
+             "                    summaries and the reports' result totals must equal a\n"
+             "                    recompute from the matches;\n"
              "                    --replay: every stored match re-simulated from its record\n"
              "                    must give its row)");
         return argc && !replay ? 2 : 0;
@@ -67,6 +68,10 @@ int ac_check(int argc, char **argv)
         rc = arena_db_check_summaries(db, err, sizeof err);
         what = "per-bot summaries";
     }
+    if (rc == 0) {
+        rc = arena_db_check_totals(db, err, sizeof err);
+        what = "result totals";
+    }
     if (rc != 0) {
         arena_db_close(db);
         if (rc < 0)
@@ -79,6 +84,7 @@ int ac_check(int argc, char **argv)
     }
     printf("ratings equal a recompute from the match table\n"
            "per-bot summaries equal a recompute from the match seats\n"
+           "result totals equal a replay of the matches\n"
            "the file is whole (SQLite's quick_check)\n");
     rc = replay ? check_replays(db) : 0;
     arena_db_close(db);

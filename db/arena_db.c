@@ -371,6 +371,7 @@ static int migrate(arena_db *db, const char *path, char *err, size_t size)
         char what[1100];
         snprintf(what, sizeof what, "cannot migrate %.1024s to schema %d", path, v + 1);
         if (exec_script(db, adb_migrations[v], err, size, what) != 0 ||
+            (v + 1 == 18 && adb_totals_fill(db, err, size) != 0) ||   /* C's arithmetic */
             adb_foreign_keys_hold(db, err, size, what) != 0 ||
             exec_simple(db, set, err, size, what) != 0) {
             adb_rollback(db);

@@ -494,10 +494,38 @@ int  arena_db_ladder_pairs(arena_db *db, int64_t ladder_id, arena_pair_result **
  * match's bots as players): elo[i] holds seat i's bot's rating and is
  * updated in place. 0, or -1 for a match that cannot be rated. */
 int  arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS]);
+/* 2 v 2: two teams of two seats, where the fit on team strengths applies. */
+int  arena_match_two_v_two(const arena_match *m);
 
 /* Recomputes every rating from the matches table in id order and compares
  * it with the stored ratings. 0 equal, 1 different (why in err), -1 error. */
 int  arena_db_check_ratings(arena_db *db, char *err, size_t size);
+/* The result totals of one kind of match (schema 18, arena_db_totals.c):
+ * what the standings, the crosstable and a ladder's fit sum from a kind's
+ * rated matches, kept as they are stored, so a report costs what its bots
+ * and pairs cost, not its matches. `kind` is a game and seats ("" and 0:
+ * the only one there is) within every match, a tournament's or a
+ * ladder's. fn's functions see each bot (in the order first seen: games,
+ * W-D-L, points, live Elo replayed within the kind from 1500), each pair
+ * of bots met (a < b, in the order first met: a's wins, draws, b's wins)
+ * and, when every match is 2 v 2 (*team_fit 1), each team game (team a
+ * in seat order, its score) with how often it was played; a nonzero
+ * return stops (-1). 0 read (nothing for a kind never played), 1 the
+ * totals cannot answer (a bot's filter, several kinds, matches changed by
+ * hand, a result they do not hold): read the matches. -1 error. */
+typedef struct arena_totals_fn {
+    int (*bot)(void *ctx, int64_t bot, int games, int wins, int draws, int losses, double points,
+               double elo);
+    int (*pair)(void *ctx, int64_t a, int64_t b, int64_t wins_a, int64_t draws, int64_t wins_b);
+    int (*team)(void *ctx, const int64_t a[2], const int64_t b[2], double score_a,
+                int64_t games);
+} arena_totals_fn;
+int  arena_db_totals_each(arena_db *db, const arena_match_filter *kind, const arena_totals_fn *fn,
+                          void *ctx, int *team_fit);
+/* Replays every match into fresh totals and compares them with the stored
+ * ones, when the reports would read them (not after matches were changed
+ * by hand). 0 equal, 1 different (the first difference in err), -1. */
+int  arena_db_check_totals(arena_db *db, char *err, size_t size);
 /* Recomputes the per-bot summaries (schema 11: W-D-L by opponent, the
  * matches each bot forfeited) from the seats and compares them with the
  * stored ones. 0 equal, 1 different (the first difference in err), -1

@@ -11,6 +11,7 @@
  * arena_db_ladder.c     ladders, their forfeit records and rating fits
  * arena_db_match.c      matches, their seats and the rating update
  * arena_db_check.c      results, pair results, the ratings replay check
+ * arena_db_totals.c     per-scope result totals the reports read (schema 18)
  * arena_db_log.c        seats' logs kept with their matches, retention
  * arena_read*.c         what the web shows (arena_read.h)
  * arena_db_user.c       participants (their keys) and their submissions
@@ -92,6 +93,56 @@ extern const char *const adb_migrations[ARENA_DB_SCHEMA];
 #define ADB_FORFEITS_FROM_SEATS \
     "SELECT s.bot_id, s.match_id FROM matches m" \
     " JOIN match_seats s ON s.match_id = m.id AND s.seat = m.culprit"
+
+/* The result totals' tables (schema 18, arena_db_totals.c): created so by
+ * the migration, and as TEMP tables of the same names (no references to
+ * main's) by `arena check`, which replays the matches into them. */
+#define ADB_TOTALS_TABLES(TEMP, REFS) \
+    "CREATE " TEMP "TABLE result_scopes(" \
+    "  id INTEGER PRIMARY KEY," \
+    "  game TEXT NOT NULL, seats INTEGER NOT NULL," \
+    "  tournament_id INTEGER NOT NULL, ladder_id INTEGER NOT NULL," /* 0: every */ \
+    "  matches INTEGER NOT NULL,"                  /* void ones too */ \
+    "  exact INTEGER NOT NULL,"                    /* 0: the reports read the matches */ \
+    "  team_fit INTEGER NOT NULL,"                 /* every rated match 2 v 2 */ \
+    "  UNIQUE (tournament_id, ladder_id, game, seats));" \
+    "CREATE " TEMP "TABLE result_bots(" \
+    "  scope_id INTEGER NOT NULL" REFS("result_scopes") "," \
+    "  bot_id INTEGER NOT NULL" REFS("bots") "," \
+    "  seen INTEGER NOT NULL,"                     /* match id * 64 + seat, first seen */ \
+    "  games INTEGER NOT NULL, wins INTEGER NOT NULL, draws INTEGER NOT NULL," \
+    "  losses INTEGER NOT NULL, points REAL NOT NULL, elo REAL NOT NULL," \
+    "  PRIMARY KEY (scope_id, bot_id)) WITHOUT ROWID;" \
+    "CREATE " TEMP "TABLE result_pairs(" \
+    "  scope_id INTEGER NOT NULL" REFS("result_scopes") "," \
+    "  a INTEGER NOT NULL" REFS("bots") "," \
+    "  b INTEGER NOT NULL" REFS("bots") ","         /* a < b */ \
+    "  seen INTEGER NOT NULL,"                     /* match id * 64 + game, first met */ \
+    "  wins_a INTEGER NOT NULL, draws INTEGER NOT NULL, wins_b INTEGER NOT NULL," \
+    "  PRIMARY KEY (scope_id, a, b)) WITHOUT ROWID;" \
+    "CREATE " TEMP "TABLE result_teams(" \
+    "  scope_id INTEGER NOT NULL" REFS("result_scopes") "," \
+    "  a0 INTEGER NOT NULL, a1 INTEGER NOT NULL, b0 INTEGER NOT NULL, b1 INTEGER NOT NULL," \
+    "  score REAL NOT NULL,"                       /* team a's */ \
+    "  seen INTEGER NOT NULL,"                     /* the match first played */ \
+    "  games INTEGER NOT NULL," \
+    "  PRIMARY KEY (scope_id, a0, a1, b0, b1, score)) WITHOUT ROWID;"
+#define ADB_REFERENCES(table) " REFERENCES " table "(id)"
+#define ADB_NO_REFERENCES(table) ""
+
+/* Result totals (arena_db_totals.c): a stored match into them, inside the
+ * store's transaction (mid its new id); every match into them from empty
+ * (the migration); the kinds of match f selects from them (count, -2 when
+ * they cannot answer f, -1). 0, or -1 with err. */
+int adb_totals_add(arena_db *db, const arena_match *m, int64_t mid, char *err, size_t size);
+int adb_totals_fill(arena_db *db, char *err, size_t size);
+int adb_totals_kinds(arena_db *db, const arena_match_filter *f, arena_match_filter **out);
+/* Each seat's player for ratings/: a bot is known by its first seat. */
+void adb_match_players(const arena_match *m, int *player);
+
+/* A kind of match (game, seats) read from columns 0 and 1, with the
+ * filter ctx's tournament and ladder: adb_collect's row of kinds. */
+void adb_kind_row(sqlite3_stmt *st, void *out, const void *ctx);
 
 /* A bot's label in SQL, for the bots row aliased `b`: its name, then
  * "@VERSION" when another row has the same name, or "#ID" when the

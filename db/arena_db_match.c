@@ -89,11 +89,8 @@ int adb_match_ok(const arena_match *m, char *err, size_t size)
     return 1;
 }
 
-int arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS])
+void adb_match_players(const arena_match *m, int *player)
 {
-    if (!m || !elo || m->seats < 2 || m->seats > ARENA_MAX_SEATS)
-        return -1;
-    int player[ARENA_MAX_SEATS];      /* a bot is known by its first seat */
     for (int i = 0; i < m->seats; i++) {
         player[i] = i;
         for (int j = 0; j < i; j++)
@@ -102,7 +99,26 @@ int arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS])
                 break;
             }
     }
+}
+
+int arena_elo_match(const arena_match *m, double elo[ARENA_MAX_SEATS])
+{
+    if (!m || !elo || m->seats < 2 || m->seats > ARENA_MAX_SEATS)
+        return -1;
+    int player[ARENA_MAX_SEATS];
+    adb_match_players(m, player);
     return rt_elo_match(m->seats, m->team, player, m->score, m->elo_k, elo) == RT_OK ? 0 : -1;
+}
+
+int arena_match_two_v_two(const arena_match *m)
+{
+    int size0 = 0;
+    for (int i = 0; i < m->seats; i++) {
+        if (m->team[i] != m->team[0] && m->team[i] != m->team[1])
+            return 0;
+        size0 += m->team[i] == m->team[0];
+    }
+    return m->seats == 4 && m->team[0] != m->team[1] && size0 == 2;
 }
 
 /* ---- storing ------------------------------------------------------------ */
@@ -339,6 +355,7 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
     int64_t games[ARENA_MAX_SEATS] = { 0 }, mid = 0;
     if (ARENA_MATCH_VOID(m)) {            /* nothing to rate */
         if (insert_match(db, m, &mid, err, size) != 0 ||
+            adb_totals_add(db, m, mid, err, size) != 0 ||
             adb_logs_store(db, mid, m->logs, m->nlogs, err, size) != 0)
             return -1;
         *id = mid;
@@ -353,6 +370,7 @@ static int store_in_txn(arena_db *db, const arena_match *m, int64_t *id, char *e
     }
     if (insert_match(db, m, &mid, err, size) != 0 ||
         write_ratings(db, m, mid, before, elo, games, err, size) != 0 ||
+        adb_totals_add(db, m, mid, err, size) != 0 ||
         adb_logs_store(db, mid, m->logs, m->nlogs, err, size) != 0)
         return -1;
     *id = mid;
@@ -654,7 +672,7 @@ int arena_db_match_list(arena_db *db, const arena_match_filter *f, arena_match *
     return mv.n;
 }
 
-static void kind_row(sqlite3_stmt *st, void *out, const void *ctx)
+void adb_kind_row(sqlite3_stmt *st, void *out, const void *ctx)
 {
     const arena_match_filter *f = ctx;
     arena_match_filter *k = out;
@@ -671,11 +689,13 @@ int arena_db_match_kinds(arena_db *db, const arena_match_filter *f, arena_match_
     *out = NULL;
     if (!db)
         return -1;
-    int rc;
+    int rc = adb_totals_kinds(db, f, out);
+    if (rc != -2)                      /* the totals answered (or failed) */
+        return rc;
     sqlite3_stmt *st = filtered(db, M_KINDS, f, &rc);
     if (!st)
         return -1;
-    return adb_collect(st, rc, sizeof **out, kind_row, f, (void **)out);
+    return adb_collect(st, rc, sizeof **out, adb_kind_row, f, (void **)out);
 }
 
 void arena_match_free(arena_match *m)

@@ -457,9 +457,38 @@ const char *const adb_migrations[] = {
     "  since_ms INTEGER NOT NULL DEFAULT 0,"          /* connected or gone since */
     "  seen_ms INTEGER NOT NULL DEFAULT 0,"           /* its last message */
     "  gateway TEXT NOT NULL DEFAULT '');",
-    /* 18-19: taken by work in parallel branches; their merge puts their
-     * migrations here, in place of these that do nothing. */
-    "SELECT 18;",
+    /*
+     * 18: per-scope result totals (arena_db_totals.c), so that the
+     * standings, the crosstable and the web's leaderboard at a million
+     * matches read their bots and pairs instead of every match: a kind of
+     * match over every match, a tournament's or a ladder's; each bot's
+     * counts and live Elo, each pair's games, 2 v 2 team games. The library
+     * writes them with each match it stores; result_state counts what the
+     * triggers see inserted, changed or deleted, and the reports use the
+     * totals only while the two agree. arena_db.c fills them from the
+     * matches stored (adb_totals_fill) in this migration's transaction.
+     */
+    ADB_TOTALS_TABLES("", ADB_REFERENCES)
+    "CREATE TABLE result_state("
+    "  one INTEGER PRIMARY KEY CHECK (one = 1),"
+    "  matches_in INTEGER NOT NULL, seats_in INTEGER NOT NULL,"           /* the triggers' */
+    "  matches_totalled INTEGER NOT NULL, seats_totalled INTEGER NOT NULL,"   /* the library's */
+    "  edits INTEGER NOT NULL);"                      /* changes and deletions */
+    "INSERT INTO result_state VALUES (1, 0, 0, 0, 0, 0);"
+    "CREATE TRIGGER result_match_in AFTER INSERT ON matches BEGIN"
+    "  UPDATE result_state SET matches_in = matches_in + 1; END;"
+    "CREATE TRIGGER result_seat_in AFTER INSERT ON match_seats BEGIN"
+    "  UPDATE result_state SET seats_in = seats_in + 1; END;"
+    "CREATE TRIGGER result_match_edit AFTER UPDATE OF id, game, seats, reason, elo_k,"
+    "  tournament_id, ladder_id ON matches BEGIN UPDATE result_state SET edits = edits + 1; END;"
+    "CREATE TRIGGER result_match_gone AFTER DELETE ON matches BEGIN"
+    "  UPDATE result_state SET edits = edits + 1; END;"
+    "CREATE TRIGGER result_seat_edit AFTER UPDATE ON match_seats BEGIN"
+    "  UPDATE result_state SET edits = edits + 1; END;"
+    "CREATE TRIGGER result_seat_gone AFTER DELETE ON match_seats BEGIN"
+    "  UPDATE result_state SET edits = edits + 1; END;",
+    /* 19: nothing (a number held for parallel work that needed no
+     * change); kept, as every number once given is. */
     "SELECT 19;",
 
     /*

@@ -137,6 +137,30 @@ static int leader_tasks(pid_t pid, pid_t *out, int cap)
     return n;
 }
 
+/* The leader's thread count (/proc/PID/stat's 20th field, from the file
+ * kept open), or -1 unknown: a cheap sign that a thread started or ended,
+ * where listing /proc/PID/task costs an open and two reads. */
+static int leader_threads(ref_meter *m, pid_t pid)
+{
+    if (!m->stat_fd1) {
+        char path[48];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        m->stat_fd1 = fd + 1;
+    }
+    char buf[512];
+    ssize_t n = pread(m->stat_fd1 - 1, buf, sizeof buf - 1, 0);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *f = strrchr(buf, ')');     /* the comm may hold anything */
+    for (int k = 0; f && k < 18; k++) /* from the blank before the state */
+        f = strchr(f + 1, ' ');
+    return f ? (int)strtol(f + 1, NULL, 10) : -1;
+}
+
 /* The threads followed, read again: what each ran and waited since it was
  * last read is added to *ran and *waited; gone ones are dropped. Returns
  * how many were gone. */
@@ -166,6 +190,7 @@ static void follow_new(ref_meter *m, const ref_proc *p, uint64_t *ran, uint64_t 
     pid_t tids[REF_METER_TASKS];
     int n = p->cg.sys ? ref_cg_tasks(&p->cg, tids, REF_METER_TASKS)
                       : leader_tasks(p->pid, tids, REF_METER_TASKS);
+    m->listed = n;
     for (int i = 0; i < n && i < REF_METER_TASKS && m->n < REF_METER_TASKS; i++) {
         int known = 0;
         for (int j = 0; j < m->n && !known; j++)
@@ -194,8 +219,10 @@ void ref_meter_sample(ref_meter *m, const ref_proc *p)
      * what the total saw of it, so a total ahead of the threads' sum is a
      * thread not followed yet. */
     uint64_t cpu = group_cpu ? ref_cg_cpu_ns(&p->cg) : 0, ran = 0, waited = 0;
+    int threads = grouped ? 0 : leader_threads(m, p->pid);   /* before the threads */
     int gone = follow_known(m, &ran, &waited);
-    int stale = !grouped || m->n == 0 || gone || (group_cpu && cpu > m->cpu_ns + ran);
+    int stale = m->n == 0 || gone || (group_cpu && cpu > m->cpu_ns + ran) ||
+                (!grouped && (threads < 0 || threads != m->listed));
     if (stale)
         follow_new(m, p, &ran, &waited);
     int stats = m->n > 0;            /* schedstat of the bot's threads */
@@ -224,6 +251,10 @@ void ref_meter_close(ref_meter *m)
     for (int i = 0; i < m->n; i++)
         close(m->fd[i]);
     m->n = 0;
+    if (m->stat_fd1)
+        close(m->stat_fd1 - 1);
+    m->stat_fd1 = 0;
+    m->listed = 0;
 }
 
 int64_t ref_meter_charge(int64_t cpu_us, int64_t wall_us, int64_t wait_us)

@@ -16,7 +16,9 @@
  * differences. Sampling is on the path of every decision, so a meter keeps
  * each thread's schedstat open, and lists the group's threads again only
  * when one it follows is gone or the group ran CPU time that none of them
- * did (a new thread).
+ * did (a new thread); without a group, when one is gone or the leader's
+ * thread count (its /proc/PID/stat, kept open) differs from the last
+ * listing's.
  */
 #ifndef REF_METER_H
 #define REF_METER_H
@@ -38,6 +40,9 @@ typedef struct ref_meter {
     pid_t    tid[REF_METER_TASKS];
     int      fd[REF_METER_TASKS];                            /* its schedstat, open */
     uint64_t run[REF_METER_TASKS], delay[REF_METER_TASKS];   /* last seen */
+    int      stat_fd1;           /* without a group: the leader's /proc/PID/stat,
+                                    open, + 1 (0: not open), for its thread count */
+    int      listed;             /* threads the last listing found */
 } ref_meter;
 
 /* Brings the totals up to now. */

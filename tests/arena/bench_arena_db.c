@@ -13,6 +13,9 @@
  *     the ratings replay check (arena_db_check_ratings).
  *
  *   bench_arena_db [MATCHES [BOTS]]      (default 1000000 1000)
+ *   bench_arena_db MATCHES BOTS --keep FILE
+ *       fills FILE (a new database) and stops there: the file the reports'
+ *       numbers at scale are measured on (docs/PERFORMANCE.md).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -99,14 +102,22 @@ int main(int argc, char **argv)
 {
     long matches = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000;
     int bots = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
-    if (matches < 20000 || bots < 4) {
-        fprintf(stderr, "usage: bench_arena_db [MATCHES >= 20000 [BOTS >= 4]]\n");
+    const char *keep = argc == 5 && !strcmp(argv[3], "--keep") ? argv[4] : NULL;
+    if (matches < 20000 || bots < 4 || (argc > 3 && !keep)) {
+        fprintf(stderr, "usage: bench_arena_db [MATCHES >= 20000 [BOTS >= 4 [--keep FILE]]]\n");
         return 2;
     }
-    char dir[] = "/tmp/bench_arena_db.XXXXXX", path[64], err[512];
-    if (!mkdtemp(dir))
+    char dir[] = "/tmp/bench_arena_db.XXXXXX", path[1024], err[512];
+    if (keep && access(keep, F_OK) == 0) {
+        fprintf(stderr, "bench: %s exists\n", keep);
+        return 2;
+    }
+    if (!keep && !mkdtemp(dir))
         return 1;
-    snprintf(path, sizeof path, "%s/arena.db", dir);
+    if (keep)
+        snprintf(path, sizeof path, "%s", keep);
+    else
+        snprintf(path, sizeof path, "%s/arena.db", dir);
     arena_db *db = NULL;
     if (arena_db_open(&db, path, 1, err, sizeof err) != 0) {
         fprintf(stderr, "bench: %s\n", err);
@@ -135,6 +146,10 @@ int main(int argc, char **argv)
     double last = now() - last_start, fill = now() - t0;
     printf("%ld matches, %d bots: stored in %.1f s; first 10000 at %.0f/s, last 10000 at %.0f/s\n",
            matches, bots, fill, 10000 / first, 10000 / last);
+    if (keep) {
+        arena_db_close(db);
+        return 0;
+    }
 
     time_pages(path, bots, retired, "index");
     double t1 = now();
