@@ -126,8 +126,14 @@ chmod u+w "$cache" "$cache/bot.py"
 sed -i "1i open('$T/changed-copy-ran', 'w').close()" "$cache/bot.py"
 chmod a-w "$cache" "$cache/bot.py"
 start_arena --games 2 --seed 2 --curve-key "$T/org/arena" --curve-workers "$T/org/workers"
-far_worker second --sandbox none          # a bot without the sandbox could leave its mark
+# Capacity 2: both matches at once, the second sent while the first fetches.
+far_worker second --sandbox none --capacity 2   # a bot without the sandbox could leave its mark
 arena_done
+# Held, not lost: the job that came during the fetch started after it,
+# before the first match ended.
+[ "$(grep -n ': playing$' "$T/second.log" | sed -n 2p | cut -d: -f1)" -lt \
+  "$(grep -n ' decisions, ' "$T/second.log" | sed -n 1p | cut -d: -f1)" ] ||
+  fail "the worker of capacity 2 did not hold both matches at once: $(cat "$T/second.log")"
 [ "$(stored)" = 4 ] || fail "expected 4 stored matches, got $(stored)"
 [ ! -e "$T/changed-copy-ran" ] || fail "the changed copy was run"
 grep -q "the cached copy of bot ${hash:0:12}... changed (its files hash to .*): discarded, fetched again" \
