@@ -374,6 +374,19 @@ static int answers(const ref_record *rec, const arena_match *m, char *err, size_
     return 1;
 }
 
+/* 1 when a seat of match m is a remote bot (or that cannot be read): its
+ * participant reads this web, so while the match plays no view of it is
+ * served (each would show some seat's hidden holdings). */
+static int remote_seat(web_req *r, const arena_match *m)
+{
+    for (int i = 0; i < m->seats; i++) {
+        arena_remote_bot rb;
+        if (arena_db_remote_get(r->db, m->bot[i], &rb) != 1)
+            return 1;
+    }
+    return 0;
+}
+
 int web_api_match(web_req *r)
 {
     int64_t id;
@@ -389,6 +402,12 @@ int web_api_match(web_req *r)
     ref_record_init(&rec);
     char err[256];
     snprintf(err, sizeof err, playing ? "no decision yet" : "no record stored");
+    if (playing && remote_seat(r, &m)) {
+        snprintf(err, sizeof err, "a match with a remote bot is shown once it ends (its "
+                 "participant could read the other seats' hidden holdings while it plays)");
+        free(m.record);
+        m.record = NULL;
+    }
     FILE *f = m.record ? fmemopen(m.record, strlen(m.record), "r") : NULL;
     int readable = f && ref_record_read(&rec, &g, f, err, sizeof err) == 0 &&
                    (!playing || answers(&rec, &m, err, sizeof err));

@@ -168,6 +168,21 @@ for mid in made:
             assert got["action"] == fin["action"], where
             assert got["revealed"] is None or got["revealed"] == fin["revealed"], where
         assert all(d["log"] is None for d in web["decisions"]) and web["logs"] == [], where
+# A match with a remote bot: its participant reads this web, so no view of
+# it while it plays (each shows some seat's hidden holdings); once it ends,
+# as any other.
+first = made[0]
+remote = con.execute("SELECT bot_id FROM match_seats WHERE match_id = ? AND seat = 1",
+                     (first,)).fetchone()[0]
+con.execute("INSERT INTO remote_bots(bot_id) VALUES (?)", (remote,))
+con.commit()
+for q in ("", "?view=0", "?view=1"):
+    hid = get(f"/api/matches/{BASE + first}{q}")
+    assert hid["playing"] is True and "decisions" not in hid and "states" not in hid and \
+        "remote bot" in hid["unavailable"], (q, str(hid)[:300])
+assert "decisions" in get(f"/api/matches/{first}?view=0")
+con.execute("DELETE FROM remote_bots WHERE bot_id = ?", (remote,))
+con.commit()
 # A worker's record so far of another match (its seed) is not shown as this one.
 other = made[0]
 con.execute("INSERT INTO matches_playing(id, owner, job, tournament_id, game, options, seed, bots,"
