@@ -56,11 +56,13 @@ bwrap_works() {
   done
   return 1
 }
+echo "not root" >"$ROOT/probe"
 if [ "$(id -u)" -ne 0 ] || ! "$REF" play --sandbox strict --bot "$RANDOM_BOT" \
      --bot "$RANDOM_BOT" --quiet >"$ROOT/probe" 2>&1; then
-  # Where bubblewrap makes the namespaces, the referee's failing to is its
-  # own bug (an argument bubblewrap refuses), not a machine without them.
-  if [ "$(id -u)" -eq 0 ] && grep -q "namespaces: " "$ROOT/probe" && bwrap_works; then
+  # Where bubblewrap makes the namespaces, its refusing the referee's
+  # arguments is the referee's bug, not a machine without them.
+  if [ "$(id -u)" -eq 0 ] && bwrap_works &&
+     grep -q "namespaces: bubblewrap cannot make a sandbox here: bwrap: " "$ROOT/probe"; then
     echo "FAIL: bubblewrap makes a sandbox here, the referee's does not: $(head -c 300 "$ROOT/probe")" >&2
     exit 1
   fi
