@@ -28,6 +28,14 @@
  *                   which tells the referee how the bot ended) with
  *                   ptrace, reads its memory (process_vm_readv,
  *                   /proc/1/mem) and its open files (/proc/1/fd)
+ *   layers MB       reports each layer of its sandbox as it sees it, to be
+ *                   compared with the host's: its namespaces
+ *                   (/proc/self/ns), the processes it sees in /proc,
+ *                   whether it may make a user namespace of its own, the
+ *                   size of its /tmp and whether MB MiB (and a page) fit
+ *                   there (fallocate: refused at once when they do not,
+ *                   nothing written), and what it sees of the folders
+ *                   hidden from a bot that keeps the referee's user
  *   forkbomb        forks until it cannot, and never answers
  *   memhog MB N     N children each touch MB MiB, and it never answers
  *   slow MS         harms nothing: plays, MS milliseconds a decision
@@ -47,8 +55,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -192,6 +203,108 @@ static void trace_init(void)
            attach, readv, mem, fds);
 }
 
+static void namespaces(void)
+{
+    static const char *const kinds[] = { "pid", "ipc", "user", "net", "uts", "mnt", NULL };
+    char line[512] = "", path[64], id[64];
+    for (int i = 0; kinds[i]; i++) {
+        snprintf(path, sizeof path, "/proc/self/ns/%s", kinds[i]);
+        ssize_t n = readlink(path, id, sizeof id - 1);
+        id[n > 0 ? n : 0] = 0;
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof line - used, " %s", n > 0 ? id : kinds[i]);
+    }
+    printf("hostile: ns:%s\n", line);
+}
+
+/* Every process in its /proc, as pid:name (the first 16). */
+static void processes(void)
+{
+    char line[1024] = "", path[64], comm[64];
+    int seen = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        int pid = atoi(de->d_name);
+        if (pid <= 0 || seen++ >= 16)
+            continue;
+        snprintf(path, sizeof path, "/proc/%d/comm", pid);
+        if (slurp(path, comm, sizeof comm) <= 0)
+            snprintf(comm, sizeof comm, "?");
+        comm[strcspn(comm, "\n")] = 0;
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof line - used, " %d:%s", pid, comm);
+    }
+    if (d)
+        closedir(d);
+    printf("hostile: procs %d:%s\n", seen, line);
+}
+
+/* In a child: the bot's own process stays as it is. */
+static void user_namespace(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        int rc = unshare(CLONE_NEWUSER);
+        printf("hostile: unshare user: %s\n", rc == 0 ? "DONE" : strerror(errno));
+        fflush(stdout);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+}
+
+static void scratch(long mb)
+{
+    struct statfs fs;
+    if (statfs("/tmp", &fs) != 0) {
+        printf("hostile: tmp: %s\n", strerror(errno));
+        return;
+    }
+    unsigned long long size = (unsigned long long)fs.f_blocks * (unsigned long long)fs.f_bsize;
+    char fit[64] = "not tried";
+    if (mb > 0) {
+        int fd = open("/tmp/hostile-fill", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int rc = fd >= 0 ? posix_fallocate(fd, 0, (off_t)(mb << 20) + 4096) : errno;
+        snprintf(fit, sizeof fit, "%s", rc == 0 ? "DONE" : strerror(rc));
+        if (fd >= 0)
+            close(fd);
+        unlink("/tmp/hostile-fill");
+    }
+    printf("hostile: tmp %llu bytes; %ld MiB and a page: %s\n", size, mb, fit);
+}
+
+static void secret_dirs(void)
+{
+    static const char *const dirs[] = { "/etc/ssh", "/etc/ssl/private", "/etc/sudoers.d",
+                                        NULL };
+    for (int i = 0; dirs[i]; i++) {
+        struct statfs fs;
+        DIR *d = opendir(dirs[i]);
+        if (!d || statfs(dirs[i], &fs) != 0) {
+            printf("hostile: secret %s: %s\n", dirs[i], strerror(errno));
+            if (d)
+                closedir(d);
+            continue;
+        }
+        int entries = 0;
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL)
+            entries += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+        closedir(d);
+        printf("hostile: secret %s: %d entries, filesystem 0x%lx\n", dirs[i], entries,
+               (unsigned long)fs.f_type);
+    }
+}
+
+static void layers(long mb)
+{
+    namespaces();
+    processes();
+    user_namespace();
+    scratch(mb);
+    secret_dirs();
+}
+
 /* The grandchild carries `marker` (this bot's own --marker=...), so that
  * the test finds it, and only its own run's. */
 static void outlive(const char *marker)
@@ -276,6 +389,8 @@ int main(int argc, char **argv)
         outlive(marker);
     else if (!strcmp(mode, "ptrace"))
         trace_init();
+    else if (!strcmp(mode, "layers"))
+        layers(nargs > 1 ? atol(args[1]) : 0);
 
     bot_conn *bot = bot_connect("hostile", mode);
     if (!bot)

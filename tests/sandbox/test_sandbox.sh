@@ -43,8 +43,29 @@ marked() {
 }
 kill_marked() { local p; for p in $(marked "--marker=$1"); do kill -9 "$p" 2>/dev/null || true; done; }
 
+# 0 when bubblewrap, by itself, makes here every namespace the referee's
+# sandbox asks for.
+bwrap_works() {
+  local b
+  for b in /usr/bin/bwrap /usr/local/bin/bwrap /bin/bwrap; do
+    [ -x "$b" ] || continue
+    "$b" --unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts \
+      --disable-userns --die-with-parent --as-pid-1 --ro-bind / / --proc /proc --dev /dev \
+      true >/dev/null 2>&1
+    return
+  done
+  return 1
+}
+echo "not root" >"$ROOT/probe"
 if [ "$(id -u)" -ne 0 ] || ! "$REF" play --sandbox strict --bot "$RANDOM_BOT" \
      --bot "$RANDOM_BOT" --quiet >"$ROOT/probe" 2>&1; then
+  # Where bubblewrap makes the namespaces, its refusing the referee's
+  # arguments is the referee's bug, not a machine without them.
+  if [ "$(id -u)" -eq 0 ] && bwrap_works &&
+     grep -q "namespaces: bubblewrap cannot make a sandbox here: bwrap: " "$ROOT/probe"; then
+    echo "FAIL: bubblewrap makes a sandbox here, the referee's does not: $(head -c 300 "$ROOT/probe")" >&2
+    exit 1
+  fi
   echo "test_sandbox: SKIPPED: no full sandbox here ($(head -c 300 "$ROOT/probe"))"
   [ -z "${CI:-}" ] || exit 1       # CI runs as root with bubblewrap: must work
   exit 0
@@ -138,6 +159,58 @@ test_files() {
   expect_log "read /etc/hostname: DONE, [1-9]"
   expect_log "read /etc/shadow: "
   ! grep -q "read /etc/shadow: DONE, [1-9]" "$T/logs/seat0.log" || fail "a bot read /etc/shadow"
+  # Its own folder, and the SDK's, read-only: even a folder every user may
+  # write to.
+  CURRENT=files-own
+  local own=$ROOT/$CURRENT/own sdk
+  sdk=$(readlink -f "$(dirname "$REF")/../../sdk")
+  mkdir -p "$own" && chmod 755 "$ROOT/$CURRENT" && chmod 777 "$own" && cp "$HOSTILE" "$own/hostile"
+  play "HOSTILE_PATHS=$own/pwned:$sdk/pwned-$$ $own/hostile write"
+  ended_cleanly
+  expect_log "write $own/pwned: Read-only file system"
+  [ ! -d "$sdk" ] || expect_log "write $sdk/pwned-$$: Read-only file system"
+  [ ! -e "$own/pwned" ] && [ ! -e "$sdk/pwned-$$" ] || fail "a file was written in a bot's folder"
+}
+
+# Each layer by itself, seen from inside a sandboxed bot and compared with
+# the host's: the harms above fail while any one layer holds, so only this
+# shows one missing. Its namespaces differ from the test's own, it sees
+# only its sandbox's processes (its init, itself), it may make no user
+# namespace, its /tmp holds no more than its memory (fallocate past it is
+# refused at once: nothing is written), and a bot that keeps the referee's
+# user sees the secret folders empty (a tmpfs over each).
+layers_hold() {
+  local mb=$1 kind ns
+  for kind in pid ipc user net uts mnt; do
+    ns=$(readlink "/proc/$$/ns/$kind")
+    expect_log "^hostile: ns:.* $kind:"
+    ! grep "^hostile: ns:" "$T/logs/seat0.log" | grep -qF " $ns" ||
+      fail "the bot is in the test's $kind namespace ($ns)"
+  done
+  expect_log "^hostile: procs 2: 1:arena-init 2:hostile$"
+  expect_log "^hostile: unshare user: No space left on device$"
+  expect_log "^hostile: tmp $((mb << 20)) bytes; $mb MiB and a page: No space left on device$"
+}
+test_layers() {
+  CURRENT=layers
+  local mb=128 d
+  play "$HOSTILE layers $mb" "$VICTIM" --memory-mb $mb
+  ended_cleanly
+  layers_hold $mb
+  CURRENT=layers-referee-user
+  mkdir -p "$ROOT/$CURRENT/private" && chmod 700 "$ROOT/$CURRENT/private"
+  cp "$HOSTILE" "$ROOT/$CURRENT/private/hostile"
+  play "$ROOT/$CURRENT/private/hostile layers $mb" "$VICTIM" --memory-mb $mb
+  ended_cleanly
+  grep -q "keep the referee's user" "$T/err" || fail "the bot got a user of the pool: $(cat "$T/err")"
+  layers_hold $mb
+  local secret=0
+  for d in /etc/ssh /etc/ssl/private /etc/sudoers.d; do
+    [ -d "$d" ] || continue
+    expect_log "^hostile: secret $d: 0 entries, filesystem 0x1021994$"
+    secret=$((secret + 1))
+  done
+  note "$secret secret folders of the host hidden"
 }
 
 test_net() {
@@ -478,7 +551,7 @@ test_uids() {
 }
 
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(snoop files net env outlive ptrace limits isolation_recorded arena kill
+[ ${#tests[@]} -gt 0 ] || tests=(snoop files layers net env outlive ptrace limits isolation_recorded arena kill
                                   kill_moments uids)
 for t in "${tests[@]}"; do
   "test_$t"
