@@ -131,7 +131,7 @@ static int add_team_game(tally *t, const arena_match *m, const int *at)
 static int tally_match(const arena_match *m, void *ctx)
 {
     tally *t = ctx;
-    int at[ARENA_MAX_SEATS];
+    int at[ARENA_MAX_SEATS] = { 0 };
     double elo[ARENA_MAX_SEATS];
     for (int i = 0; i < m->seats; i++)
         if ((at[i] = tally_bot(t, m->bot[i])) < 0)

@@ -337,8 +337,8 @@ int ac_submit(int argc, char **argv)
         snprintf(r.version, sizeof r.version, "%s", version);
     }
     if (r.op == GW_SUBMIT) {
-        if (strlen(cmd) >= sizeof r.cmd)
-            return ac_fail("submit: --cmd is too long");
+        if (!cmd || strlen(cmd) >= sizeof r.cmd)
+            return ac_fail(cmd ? "submit: --cmd is too long" : "submit: --cmd is missing");
         snprintf(r.cmd, sizeof r.cmd, "%s", cmd);
         if (files_to_send(paths[0], (uint64_t)max_bytes, &files, &r.archive_len))
             return 2;

@@ -392,7 +392,7 @@ int web_api_match(web_req *r)
     int64_t id;
     if (kv_i64(r->path_rest, 1, INT64_MAX, &id) != 0)
         return web_fail(r, 400, "a match id is a whole number from 1");
-    arena_match m;
+    arena_match m = { 0 };
     int view, playing;
     if (find_match(r, id, &m, &playing) != 0)
         return -1;
