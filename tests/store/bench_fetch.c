@@ -32,20 +32,6 @@ typedef struct bench_link {
     double arena_ms;              /* the last fetch's time in arena_fetch_answer */
 } bench_link;
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static double cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 static int open_link(bench_link *l, char *err, size_t size)
 {
     char pub[41], sec[41], wpub[41], wsec[41], where[64];
@@ -96,11 +82,11 @@ static int fetch(void *ctx, const char *hash, void **buf, size_t *len, char *err
     msgpack_unpacked m;
     int rc = -1;
     if (mps_decode(zmq_msg_data(&body), zmq_msg_size(&body), &m) == 0) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         int served = 0;
         rc = arena_fetch_answer(l->arena, &l->job, &m.data, "the bench's worker", &served,
                                 &l->sb);
-        l->arena_ms = now_ms() - t0;
+        l->arena_ms = bench_now_ms() - t0;
         msgpack_unpacked_destroy(&m);
     }
     zmq_msg_send(&id, l->router, ZMQ_SNDMORE);
@@ -128,7 +114,7 @@ static int fetch(void *ctx, const char *hash, void **buf, size_t *len, char *err
 /* A bot already on disk: its process started and ended (fork, exec). */
 static double start_on_disk(const char *dir)
 {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     pid_t pid = fork();
     if (pid == 0) {
         if (chdir(dir) == 0)
@@ -136,7 +122,7 @@ static double start_on_disk(const char *dir)
         _exit(127);
     }
     waitpid(pid, NULL, 0);
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 int bench_fetch(const char *base, const char *stored, const char *hash, int runs,
@@ -158,15 +144,15 @@ int bench_fetch(const char *base, const char *stored, const char *hash, int runs
             snprintf(cache_dir, sizeof cache_dir, "%s/cache%d-%d", base, r, w);
             if (ref_cache_open(&c, cache_dir, 1024, err, sizeof err) < 0)
                 return fprintf(stderr, "bench_fetch: %s\n", err), -1;
-            double t0 = now_ms(), c0 = cpu_ms();
+            double t0 = bench_now_ms(), c0 = bench_cpu_ms();
             rc = ref_cache_get(&c, hash, fetch, &l, path, sizeof path, err, sizeof err);
-            out->first[w][r] = now_ms() - t0;
-            out->cpu[w == 0 ? 0 : 2][r] = cpu_ms() - c0;
+            out->first[w][r] = bench_now_ms() - t0;
+            out->cpu[w == 0 ? 0 : 2][r] = bench_cpu_ms() - c0;
             out->arena[w][r] = l.arena_ms;
-            t0 = now_ms(), c0 = cpu_ms();
+            t0 = bench_now_ms(), c0 = bench_cpu_ms();
             rc = rc ? rc : ref_cache_get(&c, hash, fetch, &l, path, sizeof path, err, sizeof err);
-            out->cached[r] = now_ms() - t0;
-            out->cpu[3][r] = cpu_ms() - c0;
+            out->cached[r] = bench_now_ms() - t0;
+            out->cpu[3][r] = bench_cpu_ms() - c0;
             store_remove(path);
             rmdir(cache_dir);
         }

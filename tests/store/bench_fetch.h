@@ -6,6 +6,10 @@
 
 #define BENCH_FETCH_RUNS 64
 
+/* The run's clocks in milliseconds, for both halves of bench_store. */
+double bench_now_ms(void);       /* monotonic */
+double bench_cpu_ms(void);       /* this process's CPU time */
+
 typedef struct bench_fetch_times {
     double first[2][BENCH_FETCH_RUNS];   /* a worker's first fetch: [0] the arena packs, [1]
                                           * a second worker's (the archive kept) */

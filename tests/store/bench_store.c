@@ -25,14 +25,14 @@
 #include "store.h"
 
 /* Wall time, and this process's CPU time (the machine's load aside). */
-static double now_ms(void)
+double bench_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static double cpu_ms(void)
+double bench_cpu_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -126,20 +126,20 @@ int main(int argc, char **argv)
         void *buf;
         size_t len;
         char hex[STORE_HASH_HEX + 1], stored[600];
-        double c0 = cpu_ms(), t0 = now_ms();
+        double c0 = bench_cpu_ms(), t0 = bench_now_ms();
         if (store_read_dir(&a, dir, err, sizeof err) < 0 ||
             store_pack(&a, &buf, &len, err, sizeof err) < 0)
             return fprintf(stderr, "%s\n", err), 1;
-        double t1 = now_ms(), c1 = cpu_ms();
+        double t1 = bench_now_ms(), c1 = bench_cpu_ms();
         if (store_read_archive(&b, buf, len, err, sizeof err) < 0)
             return fprintf(stderr, "%s\n", err), 1;
-        double t2 = now_ms(), c2 = cpu_ms();
+        double t2 = bench_now_ms(), c2 = bench_cpu_ms();
         if (store_put(root, &b, hex, stored, sizeof stored, err, sizeof err) != 1)
             return fprintf(stderr, "put: %s\n", err), 1;
-        double t3 = now_ms(), c3 = cpu_ms();
+        double t3 = bench_now_ms(), c3 = bench_cpu_ms();
         if (store_put(root, &b, hex, stored, sizeof stored, err, sizeof err) != 0)
             return fprintf(stderr, "put again: %s\n", err), 1;
-        double t4 = now_ms(), c4 = cpu_ms();
+        double t4 = bench_now_ms(), c4 = bench_cpu_ms();
         t[0][r] = t1 - t0, t[1][r] = t2 - t1, t[2][r] = t3 - t2, t[3][r] = t4 - t3;
         cpu[0][r] = c1 - c0, cpu[1][r] = c2 - c1, cpu[2][r] = c3 - c2, cpu[3][r] = c4 - c3;
         files = a.n;
