@@ -75,6 +75,24 @@ static int make_ns(netns *ns, int i, int tag)
                : 0;
 }
 
+/* Deletes namespace ns and its veth pair: 0, or -1 if it is still there.
+ * `ip netns del` fails while a process that was started in it is still
+ * going (the mount of its name is busy), so it is tried again for up to
+ * five seconds. */
+static int drop_ns(netns *ns)
+{
+    char path[sizeof ns->name + 16];
+    snprintf(path, sizeof path, "/run/netns/%.*s", (int)sizeof ns->name - 1, ns->name);
+    for (int tries = 0; tries < 50; tries++) {
+        IP("netns", "del", ns->name);   /* its end of the pair goes with it */
+        if (access(path, F_OK) != 0)
+            break;
+        usleep(100 * 1000);
+    }
+    IP("link", "del", ns->host);        /* in case it never got there */
+    return access(path, F_OK) == 0 ? -1 : 0;
+}
+
 /* A TCP port free now (bound to 0 and let go: the arena binds it next). */
 static int free_port(void)
 {
@@ -134,12 +152,15 @@ static double run_once(const char *dir, int n, const netns *ns, int games, const
     double t0 = clk_mono_s();
     int rc = arena_tourney_run(db, &spec, &run, &tid, err, sizeof err);
     double t = clk_mono_s() - t0;
-    for (int i = 0; i < n; i++) {
-        if (pids[i] > 0 && rc < 0)
+    /* Every worker is stopped, not waited for: one that joined after the
+     * last match was handed out never hears the arena go and would retry
+     * its connection forever. */
+    for (int i = 0; i < n; i++)
+        if (pids[i] > 0)
             kill(pids[i], SIGTERM);
+    for (int i = 0; i < n; i++)
         if (pids[i] > 0)
             waitpid(pids[i], NULL, 0);
-    }
     arena_db_close(db);
     arena_db_unlink(path);
     if (rc < 0) {
@@ -216,9 +237,11 @@ int arena_bench_remote_main(int argc, char **argv, const char *referee, const ch
         rc = mkdtemp(dir) ? bench(dir, ns, games, referee, bot) : -1;
         rmdir(dir);
     }
-    for (int i = 0; i < made; i++) {
-        IP("netns", "del", ns[i].name);   /* its end of the pair goes with it */
-        IP("link", "del", ns[i].host);    /* in case it never got there */
-    }
+    for (int i = 0; i < made; i++)
+        if (drop_ns(&ns[i]) < 0) {
+            fprintf(stderr, "arena: bench --remote: could not delete network namespace %s\n",
+                    ns[i].name);
+            rc = -1;
+        }
     return rc < 0 ? 1 : 0;
 }

@@ -59,7 +59,11 @@ if [ "$WHERE" = netns ]; then
   ip -n "$NS_HOME" addr add "$SUBNET.2/30" dev "vh$TAG"
   ip -n "$NS_ARENA" link set "va$TAG" up
   ip -n "$NS_HOME" link set "vh$TAG" up
-  ORG=(ip netns exec "$NS_ARENA") HOME_=(ip netns exec "$NS_HOME")
+  # nsenter, not `ip netns exec`: that one mounts a sysfs of its own over
+  # /sys, which hides the cgroups, and the organizer's sandboxed bots
+  # would lose their cgroup limits (the memory one then falls back to an
+  # address-space limit that a sanitized bot cannot start under).
+  ORG=(nsenter "--net=/run/netns/$NS_ARENA") HOME_=(nsenter "--net=/run/netns/$NS_HOME")
   PORT=7788 LISTEN_ON="tcp://0.0.0.0:7788" REACH="tcp://$SUBNET.1:7788"
 else
   ORG=() HOME_=()
@@ -116,6 +120,8 @@ grep -q "4 matches wait for remote bot rb to connect (up to 1 s)" "$T/tour.err" 
   fail "the wait not said: $(cat "$T/tour.err")"
 [ "$(sql "SELECT count(*) FROM match_seats s JOIN bots b ON b.id = s.bot_id
           WHERE b.name = 'rb'")" = 0 ] || fail "rb's matches were stored"
+[ "$(sql "SELECT count(*) FROM matches WHERE culprit IS NULL")" = 2 ] ||
+  fail "the 2 others did not play out: $(sql "SELECT reason, detail FROM matches")"
 note "rb's 4 matches skipped after 1 s, the 2 others played"
 
 # ---- plays its ladder matches --------------------------------------------------
