@@ -198,10 +198,13 @@ cmake -S "$src" -B "$build" "${cmake_args[@]}" >/dev/null 9>&-
 cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&- ||
   { tail -30 "$work/build.log"; echo "mutate: the tree does not build" >&2; exit 1; }
 
-# Runs the tests matching $1; prints the names of those that failed.
+# Runs the tests matching $1 (all of them, or with $2 "first" only until
+# one fails: a mutant is killed by its first red test, and waiting for the
+# rest would only slow the run); prints the names of those that failed.
 run_tests() {
-  local out
-  out=$(ctest --test-dir "$build" -R "$1" -j"$jobs" 2>&1 9>&-) && return 0
+  local out stop=()
+  [ "${2:-}" = first ] && stop=(--stop-on-failure)
+  out=$(ctest --test-dir "$build" -R "$1" -j"$jobs" "${stop[@]}" 2>&1 9>&-) && return 0
   printf '%s\n' "$out" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) (.*/\1/p' | tr '\n' ' '
   return 1
 }
@@ -231,7 +234,7 @@ for m in "${mutations[@]}"; do
   planted[$mpart]=$((${planted[$mpart]:-0} + 1))
   if ! cmake --build "$build" -j"$jobs" >"$work/build.log" 2>&1 9>&-; then
     verdict=killed by="the compiler"
-  elif failed=$(run_tests "$tests"); then
+  elif failed=$(run_tests "$tests" first); then
     verdict=SURVIVED by=""
   else
     verdict=killed by=$failed
