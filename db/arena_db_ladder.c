@@ -182,10 +182,16 @@ static const char L_GAMES[] =
     "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id"
     " WHERE s.bot_id = :bot AND m.ladder_id = :ladder";
 /* Its latest matches there, newest first: did its seat forfeit? */
+/* A remote bot's match lost by its connection ('disconnected', the
+ * referee's REF_DISCONNECTED) is not a forfeit of the bot's (offline is not
+ * a forfeit): it neither counts in a run of forfeits nor ends one, so a
+ * participant's network fault in the middle of several matches at once
+ * cannot retire their bot. */
 static const char L_LATEST[] =
     "SELECT m.id, m.culprit IS NOT NULL AND m.culprit = s.seat, m.reason"
     " FROM match_seats s JOIN matches m ON m.id = s.match_id"
     " WHERE s.bot_id = :bot AND m.ladder_id = :ladder"
+    " AND NOT (m.culprit IS s.seat AND m.reason IS 'disconnected')"
     " ORDER BY s.match_id DESC LIMIT :max";
 
 int arena_db_ladder_record(arena_db *db, int64_t ladder_id, int64_t bot_id, int max,

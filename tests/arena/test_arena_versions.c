@@ -151,6 +151,38 @@ static arena_match ladder_match(int64_t ladder, int index, int64_t x, int64_t y,
     return m;
 }
 
+/* A match lost by a remote bot's connection is no forfeit of its bot's:
+ * it neither counts in a run of forfeits nor ends one. */
+static void test_ladder_disconnected(void **state)
+{
+    (void)state;
+    arena_db *db = open_new("ladder-disconnected");
+    int64_t a = add_bot(db, "alice"), b = add_bot(db, "bob");
+    arena_ladder l = {0};
+    snprintf(l.name, sizeof l.name, "duel:players=2");
+    snprintf(l.game, sizeof l.game, "duel");
+    snprintf(l.options, sizeof l.options, "players=2");
+    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);
+    int64_t first = 0;
+    for (int i = 0; i < 5; i++) {
+        arena_match m = ladder_match(l.id, i, a, b, 0);
+        if (i == 2 || i == 4)
+            snprintf(m.reason, sizeof m.reason, "disconnected");
+        store_ok(db, &m);
+        if (i == 0)
+            first = m.id;
+    }
+    arena_ladder_record rec;
+    assert_int_equal(arena_db_ladder_record(db, l.id, a, 5, &rec), 0);
+    assert_int_equal(rec.games, 5);
+    assert_int_equal(rec.forfeits_in_a_row, 3);                     /* 0, 1 and 3 */
+    assert_string_equal(rec.last_reason, "crash");
+    assert_int_equal(rec.last_match, first + 3);
+    assert_int_equal(arena_db_ladder_record(db, l.id, b, 5, &rec), 0);
+    assert_int_equal(rec.forfeits_in_a_row, 0);
+    arena_db_close(db);
+}
+
 static void test_ladder_rows(void **state)
 {
     (void)state;
@@ -431,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_versions),
         cmocka_unit_test(test_statuses),
         cmocka_unit_test(test_ladder_rows),
+        cmocka_unit_test(test_ladder_disconnected),
         cmocka_unit_test(test_ladder_fit),
         cmocka_unit_test(test_gate_opponent),
         cmocka_unit_test(test_tourney_holds_to_games),
