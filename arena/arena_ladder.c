@@ -67,6 +67,7 @@ typedef struct ladder {
     double t0, last_reload, last_fit, last_log;
     int tty, stopping;
     int waiting;                  /* too few bots to pair, said */
+    int said_no_relay;            /* remote bots left out (no local workers), said */
     double stop_at;
     arena_lfit *lfit;             /* 2 seats: the fit's totals, kept as matches are stored */
     arena_ladder_stats st;
@@ -255,7 +256,15 @@ static int reload(ladder *L, char *err, size_t size)
     int64_t now = clk_wall_ms();
     for (int i = 0; rc == 0 && i < n; i++) {
         /* A remote bot plays only while connected: away, it is skipped,
-         * not forfeited. */
+         * not forfeited; and only where this machine has workers of its
+         * own (arena_job_relays). */
+        arena_remote_bot r;
+        if (!L->run->concurrency && arena_db_remote_get(L->db, list[i].id, &r) == 0) {
+            if (!L->said_no_relay++)
+                say(L, "remote bots do not play in this ladder: their matches are played by "
+                    "this machine's workers (--concurrency 1 or more), not by remote ones");
+            continue;
+        }
         if (list[i].removed || strcmp(list[i].status, "active") ||
             arena_db_remote_ready(L->db, list[i].id, now) == 0)
             continue;

@@ -367,16 +367,26 @@ static void send_job(arena_pool *p, worker *w, int j)
     }
 }
 
+int arena_job_relays(const arena_job *job)
+{
+    for (int i = 0; i < job->nbots; i++)
+        if (job->relay[i])
+            return 1;
+    return 0;
+}
+
 /* The queued job submitted first (the lowest id: ids follow the plan, and
  * a lost worker's job goes first again) that worker slot `w` may play (of
- * a game it said it plays, not one whose result it sent was refused); -1
- * if none is queued. */
+ * a game it said it plays, not one whose result it sent was refused, and
+ * a remote bot's match only if it is a local worker); -1 if none is
+ * queued. */
 static int oldest_queued(const arena_pool *p, int w)
 {
     int best = -1;
     for (int j = 0; j < p->njobs; j++)
         if (p->slot[j].state == QUEUED && p->slot[j].avoid != w &&
             ref_ready_plays(&p->workers[w].hello, p->jobs[j].game) &&
+            (p->workers[w].pid || !arena_job_relays(&p->jobs[j])) &&
             (best < 0 || p->jobs[j].id < p->jobs[best].id))
             best = j;
     return best;

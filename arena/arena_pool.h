@@ -31,6 +31,12 @@ typedef struct arena_pool arena_pool;
  * (ref_link.h); its id is the caller's, a game_index. */
 typedef ref_link_job arena_job;
 
+/* 1 when a seat of job is a remote bot's, played through the arena's
+ * relay: such a match is for this machine's workers only (the relay speaks
+ * for the arena, with its key and its database's path, outside the sandbox:
+ * nothing to hand to a remote worker). */
+int  arena_job_relays(const arena_job *job);
+
 /* A match whose local workers died this many times while playing it is not
  * played again: arena_pool_next returns its verdict instead (`deaths`). */
 #define ARENA_POOL_DEATHS 2

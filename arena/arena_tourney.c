@@ -582,9 +582,11 @@ static int finish(arena_db *db, int64_t tid, const arena_run *run, const share *
 }
 
 /* Every bot of the spec plays its game (the callers chose them so; a
- * tournament resumed or played by another command is held to it too):
+ * tournament resumed or played by another command is held to it too), and
+ * a remote bot only where this machine has workers (arena_job_relays):
  * 0, or -1 with the first that does not. */
-static int bots_play_game(arena_db *db, const arena_spec *spec, char *err, size_t size)
+static int bots_play_game(arena_db *db, const arena_spec *spec, const arena_run *run, char *err,
+                          size_t size)
 {
     for (int i = 0; i < spec->nbots; i++) {
         arena_bot b;
@@ -595,6 +597,12 @@ static int bots_play_game(arena_db *db, const arena_spec *spec, char *err, size_
         if (!arena_bot_plays(&b, spec->game)) {
             snprintf(err, size, "bot %s does not play %s (it plays %s)", b.label, spec->game,
                      b.plays);
+            return -1;
+        }
+        arena_remote_bot r;
+        if (run->concurrency == 0 && arena_db_remote_get(db, b.id, &r) == 0) {
+            snprintf(err, size, "bot %s is a remote bot: its matches are played by this "
+                     "machine's workers (--concurrency 1 or more), not by remote ones", b.label);
             return -1;
         }
     }
@@ -612,7 +620,7 @@ int arena_tourney_run(arena_db *db, const arena_spec *spec, const arena_run *run
      * every job of terms out of range, so it is refused here, once. */
     if (arena_spec_shape(spec, &seats, &teams, err, size) < 0 ||
         ref_terms_check(&spec->terms, err, size) < 0 ||
-        bots_play_game(db, spec, err, size) < 0)
+        bots_play_game(db, spec, run, err, size) < 0)
         return -1;
     int total = arena_spec_plan_size(spec, seats, &why);
     if (total < 0) {

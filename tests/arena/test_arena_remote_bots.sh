@@ -122,7 +122,12 @@ grep -q "4 matches wait for remote bot rb to connect (up to 1 s)" "$T/tour.err" 
           WHERE b.name = 'rb'")" = 0 ] || fail "rb's matches were stored"
 [ "$(sql "SELECT count(*) FROM matches WHERE culprit IS NULL")" = 2 ] ||
   fail "the 2 others did not play out: $(sql "SELECT reason, detail FROM matches")"
-note "rb's 4 matches skipped after 1 s, the 2 others played"
+rc=0; ar tournament rb r --games 2 --concurrency 0 --listen "tcp://127.0.0.1:*" >/dev/null \
+  2>"$T/tour.err" || rc=$?
+[ $rc = 1 ] && grep -q "bot rb is a remote bot: its matches are played by this machine's \
+workers (--concurrency 1 or more)" "$T/tour.err" ||
+  fail "a tournament of rb without workers of its own: $rc $(cat "$T/tour.err")"
+note "rb's 4 matches skipped after 1 s, the 2 others played; without local workers, refused"
 
 # ---- plays its ladder matches --------------------------------------------------
 new_test plays
