@@ -56,6 +56,8 @@ typedef struct link_state {
     play plays[MAX_PLAYS];
     int nplays;
     int64_t heard_ms, pinged_ms;
+    uint64_t attached;            /* the gateway's number for our last attach, 0 before
+                                   * it: sent when coming back (gw_remote.c) */
 } link_state;
 
 static void end_play(link_state *L, int i)
@@ -197,7 +199,8 @@ static void reap(link_state *L, int64_t now)
     }
 }
 
-/* One message from the gateway: 0 go on, 1 refused (stop). */
+/* One message from the gateway: 0 go on, 1 refused (stop), -1 let go by
+ * the gateway (attach again). */
 static int from_gateway(link_state *L)
 {
     gw_rmsg m;
@@ -214,6 +217,9 @@ static int from_gateway(link_state *L)
     } else if (!strcmp(m.type, "refused")) {
         printf("%s\n", m.message);
         rc = 1;
+    } else if (!strcmp(m.type, "detached")) {
+        fprintf(stderr, "arena connect: the gateway let this connection go; reconnecting\n");
+        rc = -1;
     } else if (!strcmp(m.type, "start")) {
         start_play(L, &m);
     } else if (!strcmp(m.type, "data") && i >= 0) {
@@ -240,7 +246,7 @@ static int attach(link_state *L, const char *bot)
         fprintf(stderr, "arena connect: %s\n", err);
         return -1;
     }
-    gw_rmsg m = { .type = "attach" };
+    gw_rmsg m = { .type = "attach", .session = L->attached };
     snprintf(m.bot, sizeof m.bot, "%s", bot);
     gw_rmsg_send(L->sock, &m, NULL, 0);
     int64_t deadline = clk_mono_ms() + ATTACH_WAIT_MS;
@@ -266,6 +272,7 @@ static int attach(link_state *L, const char *bot)
         int got = gw_rmsg_recv(L->sock, &m, &f, why, sizeof why);
         zmq_msg_close(&f);
         if (got > 0 && !strcmp(m.type, "attached")) {
+            L->attached = m.session;
             printf("%s\n", m.message);
             fflush(stdout);
             L->heard_ms = L->pinged_ms = clk_mono_ms();
@@ -303,8 +310,9 @@ static int serve(link_state *L, const volatile int *stop)
         int n = L->nplays;
         if (zmq_poll(items, 1 + n, 100) < 0 && errno != EINTR)
             return -1;
-        if ((items[0].revents & ZMQ_POLLIN) && from_gateway(L))
-            return 1;
+        int said = items[0].revents & ZMQ_POLLIN ? from_gateway(L) : 0;
+        if (said)
+            return said;
         for (int i = n - 1; i >= 0; i--)
             if (i < L->nplays && (items[1 + i].revents & ZMQ_POLLIN))
                 from_bot(L, i);

@@ -12,6 +12,12 @@
  * side silent GW_SILENT_MS is gone: a connection's bot is marked so in the
  * database and its sessions closed (the relay then loses the seat by
  * `disconnected`); a relay's sessions are closed at the participant.
+ *
+ * Each attach is numbered (its `attached` answer's session field, larger
+ * than any before); a connection coming back after a fault attaches again
+ * with its number, and if another connection for the bot attached since,
+ * the one coming back is refused: the newer one wins, whatever order the
+ * network puts them in.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -28,6 +34,7 @@
 #define MAX_SESSIONS 512
 #define ROUTING_MAX 256
 #define DB_EVERY_MS 2000              /* a connection's heard time, written at most */
+#define MAX_ATTACHED 4096             /* bots whose last attach number is kept */
 
 typedef struct gw_conn {
     unsigned char routing[ROUTING_MAX];
@@ -56,6 +63,9 @@ struct gw_remote {
     int nconn;
     gw_session sess[MAX_SESSIONS];
     int nsess;
+    struct { int64_t bot_id; uint64_t number; } attached[MAX_ATTACHED];
+    int nattached;
+    uint64_t last_number;             /* the last attach number given */
 };
 
 gw_remote *gw_remote_new(arena_db *db, void *sock, const gw_config *c,
@@ -145,7 +155,42 @@ static void drop_conn(gw_remote *g, gw_conn *c, const char *why)
     *c = g->conn[--g->nconn];
 }
 
-/* attach: the bot named must be this participant's, and remote. */
+/* A new attach number for bot_id: the wall clock's microseconds, or one more
+ * than the last (numbers grow across the gateway's restarts too, clock
+ * permitting). Past MAX_ATTACHED bots, the oldest number is forgotten (its
+ * connection, coming back, is then let in). */
+static uint64_t number_attach(gw_remote *g, int64_t bot_id)
+{
+    uint64_t now = (uint64_t)clk_wall_ms() * 1000;
+    g->last_number = now > g->last_number ? now : g->last_number + 1;
+    int k = 0;
+    while (k < g->nattached && g->attached[k].bot_id != bot_id)
+        k++;
+    if (k == MAX_ATTACHED) {
+        k = 0;
+        for (int i = 1; i < g->nattached; i++)
+            if (g->attached[i].number < g->attached[k].number)
+                k = i;
+    } else if (k == g->nattached) {
+        g->nattached++;
+    }
+    g->attached[k].bot_id = bot_id;
+    g->attached[k].number = g->last_number;
+    return g->last_number;
+}
+
+/* 1 when a connection coming back with attach number `number` was
+ * overtaken: another attached bot_id since. */
+static int overtaken(const gw_remote *g, int64_t bot_id, uint64_t number)
+{
+    for (int i = 0; number && i < g->nattached; i++)
+        if (g->attached[i].bot_id == bot_id)
+            return g->attached[i].number > number;
+    return 0;
+}
+
+/* attach: the bot named must be this participant's, and remote; one coming
+ * back (m->session, its last attach number) must not have been overtaken. */
 static void attach(gw_remote *g, const arena_user *u, const void *routing, size_t rlen,
                    gw_conn *c, const gw_rmsg *m)
 {
@@ -162,6 +207,16 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
               "register a version with --remote)";
     else if (!c && g->nconn == MAX_CONNS)
         why = "the gateway holds too many connections; try again later";
+    if (!why && overtaken(g, b.id, m->session)) {
+        txt_set(line, sizeof line, "closed: another connection for %s@%s took over (the newer "
+                "one wins)", b.name, b.version);
+        gw_say(g->c, u->name, "%s@%s: a connection coming back refused: %s", b.name, b.version,
+               "another attached since");
+        say_to(g, routing, rlen, "refused", 0, "%s", line);
+        if (c)
+            drop_conn(g, c, "another connection took over");
+        return;
+    }
     if (why) {
         txt_set(line, sizeof line, "refused: %s: %s", m->bot[0] ? m->bot : "?", why);
         gw_say(g->c, u->name, "%s", line);
@@ -194,7 +249,8 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
     c->heard_ms = c->written_ms = clk_mono_ms();
     arena_db_remote_state(g->db, b.id, 1, g->endpoint, clk_wall_ms());
     gw_say(g->c, u->name, "%s connected", c->label);
-    say_to(g, routing, rlen, "attached", 0, "connected as %s: it plays while this runs%s",
+    say_to(g, routing, rlen, "attached", number_attach(g, b.id),
+           "connected as %s: it plays while this runs%s",
            c->label, strcmp(b.status, "active") ? " (it is not active now: no matches)" : "");
 }
 
@@ -225,8 +281,8 @@ void gw_remote_participant(gw_remote *g, const arena_user *u, const void *routin
         attach(g, u, routing, rlen, c, m);
         return;
     }
-    if (!c) {
-        say_to(g, routing, rlen, "refused", 0, "refused: attach to your bot first");
+    if (!c) {   /* never attached, or let go (silent too long): attach again */
+        say_to(g, routing, rlen, "detached", 0, "this connection is not attached: attach first");
         return;
     }
     c->heard_ms = clk_mono_ms();

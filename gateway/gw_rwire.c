@@ -16,7 +16,7 @@
 
 static const char *const types[] = { "attach", "attached", "refused", "ping",  "pong",
                                      "start",  "data",     "close",   "error", "open",
-                                     "opened", "absent",   NULL };
+                                     "opened", "absent",   "detached", NULL };
 
 int gw_rmsg_write(const gw_rmsg *m, void **buf, size_t *len)
 {
