@@ -41,31 +41,15 @@ source "$(dirname "$(readlink -f "$0")")/remote_lib.sh"
 TAG=$(( $$ % 100000 ))
 SUBNET=10.231.$(( $$ % 250 ))
 NS_ARENA=arwk${TAG}a
-NSES=()
-cleanup_more() {
-  local ns
-  for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
-}
-make_ns() {
-  ip netns add "$1" 2>/dev/null || return 1
-  NSES+=("$1")
-  ip -n "$1" link set lo up
-}
-make_ns "$NS_ARENA" || skip "ip netns add failed"
+ns_make "$NS_ARENA" || skip "ip netns add failed"
 
 # Worker namespace I (1, 2, 3): its veth pair to the arena's namespace,
 # SUBNET.(4I+1) on the arena's side, SUBNET.(4I+2) on the worker's; the
 # worker's namespace in NS_I, the arena's address for it in ADDR_I.
 link_worker_ns() {
   local i=$1 ns=arwk${TAG}w$1 a=va${TAG}x$1 w=vw${TAG}x$1
-  make_ns "$ns" || fail "cannot make namespace $ns"
-  ip link add "$a" type veth peer name "$w"
-  ip link set "$a" netns "$NS_ARENA"
-  ip link set "$w" netns "$ns"
-  ip -n "$NS_ARENA" addr add "$SUBNET.$((4 * i + 1))/30" dev "$a"
-  ip -n "$ns" addr add "$SUBNET.$((4 * i + 2))/30" dev "$w"
-  ip -n "$NS_ARENA" link set "$a" up
-  ip -n "$ns" link set "$w" up
+  ns_join "$ns" "$w" "$SUBNET.$((4 * i + 2))" "$NS_ARENA" "$a" "$SUBNET.$((4 * i + 1))" ||
+    fail "cannot make namespace $ns"
   printf -v "NS_$i" %s "$ns"
   printf -v "ADDR_$i" %s "$SUBNET.$((4 * i + 1))"
   printf -v "VETH_$i" %s "$a"
