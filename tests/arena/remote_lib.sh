@@ -161,6 +161,13 @@ dropped() { grep -q "arena: dropped worker" "$T/arena.err"; }
 
 # ---- network namespaces (root only) ---------------------------------------------
 
+# A command runs in namespace NS by `nsenter --net=/run/netns/NS COMMAND`
+# (it execs COMMAND: a process started in the background keeps its pid),
+# not `ip netns exec`: that one mounts a sysfs of its own over /sys, which
+# hides the cgroups, and sandboxed bots would lose their cgroup limits (the
+# memory one then falls back to an address-space limit a sanitized bot
+# cannot start under).
+
 # ns_make NS: network namespace NS, its loopback up, deleted at exit. 1 when
 # it cannot be made (no root, or no netns support).
 ns_make() {

@@ -45,10 +45,8 @@ if [ "$WHERE" = netns ]; then
   ns_make "$NS_ARENA" || skip "ip netns add failed"
   ns_join "$NS_HOME" "vh$TAG" "$SUBNET.2" "$NS_ARENA" "va$TAG" "$SUBNET.1" ||
     skip "ip netns add failed"
-  # nsenter, not `ip netns exec`: that one mounts a sysfs of its own over
-  # /sys, which hides the cgroups, and the organizer's sandboxed bots
-  # would lose their cgroup limits (the memory one then falls back to an
-  # address-space limit that a sanitized bot cannot start under).
+  # nsenter, not `ip netns exec`: the organizer's sandboxed bots keep their
+  # cgroups (remote_lib.sh).
   ORG=(nsenter "--net=/run/netns/$NS_ARENA") HOME_=(nsenter "--net=/run/netns/$NS_HOME")
   PORT=7788 LISTEN_ON="tcp://0.0.0.0:7788" REACH="tcp://$SUBNET.1:7788"
 else

@@ -57,8 +57,9 @@ link_worker_ns() {
 for i in 1 2 3; do link_worker_ns $i; done
 
 # The arena runs in its namespace; so do the other arena commands (the
-# database is a file, the same from everywhere).
-ar() { ip netns exec "$NS_ARENA" "$ARENA" --db "$DB" "$@"; }
+# database is a file, the same from everywhere), entered by nsenter
+# (remote_lib.sh says why).
+ar() { nsenter "--net=/run/netns/$NS_ARENA" "$ARENA" --db "$DB" "$@"; }
 LISTEN="tcp://0.0.0.0:*"
 port() { echo "${ENDPOINT##*:}"; }
 
@@ -69,7 +70,7 @@ ns_worker() {
   shift 2
   ns=NS_$i addr=ADDR_$i
   [ -e "$T/$name" ] || ar worker add "$name" --out "$T/$name" >/dev/null
-  ip netns exec "${!ns}" "$REFEREE" worker --connect "tcp://${!addr}:$(port)" --verbose \
+  nsenter "--net=/run/netns/${!ns}" "$REFEREE" worker --connect "tcp://${!addr}:$(port)" --verbose \
     --sandbox none --curve-server "$T/arena.pub" --curve-key "$T/$name" "$@" \
     2>"$T/$name.log" &
   WORKER_PID=$!
@@ -170,7 +171,7 @@ test_forger() {
   arena_keys
   ar worker add forger --out "$T/forger" >/dev/null
   start_arena --games $FORGE_GAMES --seed $FORGE_SEED --curve-key "$T/arena"
-  ip netns exec "$NS_3" "$PYTHON" "$HERE/forge_worker.py" "tcp://$ADDR_3:$(port)" seed \
+  nsenter "--net=/run/netns/$NS_3" "$PYTHON" "$HERE/forge_worker.py" "tcp://$ADDR_3:$(port)" seed \
     "$ROOT/records" "$T/forger.jobs" "$T/arena.pub" "$T/forger" >"$T/forger.out" 2>&1 &
   local forger=$!
   PIDS+=("$forger")
