@@ -14,7 +14,8 @@
  * ARENA_POOL_DEATHS times: then it is judged (died(), judged()), the seat
  * its last worker blamed (ref_blame.h) forfeiting when there is one. A
  * late result from a worker that was given up comes on a new connection,
- * unknown here, and is dropped.
+ * unknown here, and is dropped. Which workers may join at all (their
+ * keys, their link protocol): arena_pool_admit.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <zmq.h>
 #include "arena_fetch.h"
 #include "arena_pool.h"
+#include "arena_pool_internal.h"
 #include "clk.h"
 #include "mps.h"
 #include "ref_blame.h"
@@ -37,76 +39,7 @@
 #include "ref_worker.h"
 #include "mpw.h"
 
-#define MAX_WORKERS 256
-
-typedef struct worker {
-    uint8_t identity[256];
-    size_t  identity_len;
-    pid_t   pid;              /* local workers; 0 for remote ones */
-    int     ready;            /* has said hello */
-    int     busy[ARENA_POOL_CAPACITY];   /* the jobs it plays: indexes into jobs */
-    int     nbusy;
-    int     capacity;         /* jobs it may hold at once: what it said at ready */
-    int     gone;             /* lost; a local one's job is held until it is reaped */
-    int     dropped;          /* sent records that do not replay: never again */
-    int     refused;          /* its results refused so far */
-    int64_t said_pid;         /* the pid its ready message gave (on its machine) */
-    char    peer[64];         /* its address, for remote workers */
-    ref_ready hello;          /* what it said at ready: the games it plays */
-    zauth_key key;            /* its CURVE key, "" without: refused once not admitted */
-    int64_t heard_ms;         /* its last message, wall clock (arena_pool_activity) */
-    int     played;           /* results taken since arena_pool_activity last asked */
-    int64_t told_ms;          /* heard_ms as arena_pool_activity last told it */
-    int     fetched[ARENA_POOL_CAPACITY];  /* bots' files sent for each busy[] match
-                                             * (arena_fetch.h) */
-} worker;
-
-#define REFUSALS_TO_DROP 2        /* a worker's refused results before it is dropped */
-#define REFUSALS_PER_JOB 3        /* a job's refused results before the caller gives up */
-
-/* A submitted job's slot. */
-typedef struct job_slot {
-    int  state;                   /* QUEUED, RUNNING, RETURNED or JUDGED */
-    int  deaths;                  /* local workers that died holding it */
-    int  status;                  /* how the last one died (waitpid status) */
-    int  suspect;                 /* the seat a dead worker blamed (ref_blame.h), or -1 */
-    char suspect_why[160];        /* ... and why */
-    int  avoid;                   /* the worker slot whose result was refused, or -1 */
-    int  refusals;                /* its results refused so far */
-    int64_t handed_ms;            /* when a worker took it last, wall clock */
-    char *progress;               /* its record so far, as that worker last sent it
-                                   * (ref_link.h `progress`), or NULL */
-} job_slot;
-
-enum { QUEUED, RUNNING, RETURNED, JUDGED };   /* JUDGED: died twice, its verdict not yet read */
-
 #define PROBE_MS 1000             /* how often busy workers are probed */
-
-struct arena_pool {
-    void    *ctx, *sock;
-    ref_dir  dir;                 /* the ipc socket's folder: locked, swept if we are killed */
-    char     endpoint[128], referee[1024];
-    char     sandbox[16];         /* the local workers' --sandbox MODE, "" for theirs */
-    char     listening[256];      /* the tcp endpoint bound, port resolved */
-    worker   workers[MAX_WORKERS];
-    int      nworkers;
-    pid_t    local[MAX_WORKERS];  /* local worker pids, by start order */
-    int      nlocal;
-    arena_job *jobs;              /* submitted jobs; a returned one's slot is reused */
-    job_slot *slot;               /* per job */
-    int      njobs, capacity, pending;
-    int64_t  probed_ms;           /* when busy workers were last probed */
-    void    *zap;                 /* the key check, with CURVE; else NULL */
-    zauth_key *allowed;           /* the workers' public keys it admits: --curve-workers' */
-    int      nallowed;
-    zauth_key *admitted;          /* ... and the database's (arena_pool_admit) */
-    int      nadmitted;
-    msgpack_sbuffer sb;
-    char     fatal[256];          /* why the pool cannot go on: a local worker refused */
-    int      affinity;            /* local worker k runs on the k-th allowed CPU */
-    int      limit;               /* jobs handed out at once; 0: one per worker */
-    arena_fetch *fetch;           /* bots' files sent to workers by hash (arena_fetch.h) */
-};
 
 /* The k-th CPU (cyclically) of those this process may use, as a set. */
 static void kth_cpu(int k, cpu_set_t *one)
@@ -153,28 +86,6 @@ static int start_local(arena_pool *p, char *err, size_t size)
     return 0;
 }
 
-/* CURVE on the tcp endpoint: the key check first (libzmq asks it during
- * each handshake), then the server key, set after the ipc endpoint was
- * bound so that local workers need none. */
-static int start_curve(arena_pool *p, const arena_remote *r, char *err, size_t size)
-{
-    if (!r->curve_key)
-        return 0;
-    zauth_key secret;
-    p->allowed = calloc(ZAUTH_MAX_KEYS, sizeof *p->allowed);
-    if (!p->allowed) {
-        snprintf(err, size, "out of memory");
-        return -1;
-    }
-    if (zauth_load(r->curve_key, secret, err, size) < 0 ||
-        (r->curve_workers &&
-         (p->nallowed = zauth_load_list(r->curve_workers, p->allowed, ZAUTH_MAX_KEYS, err,
-                                        size)) < 0) ||
-        !(p->zap = zauth_handler_open(p->ctx, err, size)))
-        return -1;
-    return zauth_server(p->sock, secret, err, size);
-}
-
 arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee, const char *sandbox,
                              const arena_remote *remote, char *err, size_t size)
 {
@@ -215,7 +126,7 @@ arena_pool *arena_pool_start(int nworkers, int affinity, const char *referee, co
         snprintf(err, size, "cannot bind %s: %s", p->endpoint, zmq_strerror(errno));
         goto fail;
     }
-    if (listen && start_curve(p, remote, err, size) < 0)
+    if (listen && apool_curve_start(p, remote, err, size) < 0)
         goto fail;
     if (listen && zmq_bind(p->sock, listen) < 0) {
         snprintf(err, size, "cannot listen on %s: %s", listen, zmq_strerror(errno));
@@ -266,7 +177,7 @@ int arena_pool_submit(arena_pool *p, const arena_job *job)
  * machine or its network failed, not the match. A local one's match is
  * held until its process is reaped (it is killed now if it still runs),
  * and then counted as a death of that match (died()). */
-static void lose(arena_pool *p, worker *w, const char *why)
+void apool_lose(arena_pool *p, worker *w, const char *why)
 {
     if (w->gone)
         return;
@@ -319,11 +230,11 @@ static void died(arena_pool *p, int j, int status)
 }
 
 /* Sends p->sb to a worker: 0, or -1 (a peer that is gone is marked so). */
-static int send_to(arena_pool *p, worker *w)
+int apool_send(arena_pool *p, worker *w)
 {
     if (zmq_send(p->sock, w->identity, w->identity_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0) {
         if (errno == EHOSTUNREACH)
-            lose(p, w, w->pid ? "a worker disconnected" : "a remote worker went away");
+            apool_lose(p, w, w->pid ? "a worker disconnected" : "a remote worker went away");
         return -1;
     }
     return zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT) < 0 ? -1 : 0;
@@ -339,8 +250,15 @@ static void pack_type(arena_pool *p, const char *type)
     mpw_str(&pk, type);
 }
 
+/* How the log names a worker: its slot, pid and address. */
+void apool_worker_name(const worker *w, int slot, char *buf, size_t size)
+{
+    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
+             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
+}
+
 /* Each second, a ping to every busy worker: the send fails once the
- * ROUTER has dropped the peer, and lose() hands its match out again. */
+ * ROUTER has dropped the peer, and apool_lose() hands its match out again. */
 static void probe(arena_pool *p)
 {
     int64_t now = clk_mono_ms();
@@ -350,14 +268,14 @@ static void probe(arena_pool *p)
     pack_type(p, "ping");
     for (int i = 0; i < p->nworkers; i++)
         if (!p->workers[i].gone && p->workers[i].nbusy)
-            send_to(p, &p->workers[i]);
+            apool_send(p, &p->workers[i]);
 }
 
 static void send_job(arena_pool *p, worker *w, int j)
 {
     p->sb.size = 0;
     ref_link_job_pack(&p->sb, &p->jobs[j]);
-    if (send_to(p, w) == 0) {
+    if (apool_send(p, w) == 0) {
         w->fetched[w->nbusy] = 0;
         w->busy[w->nbusy++] = j;
         p->slot[j].state = RUNNING;
@@ -488,78 +406,6 @@ static void check_local(arena_pool *p, char *err, size_t size)
     }
 }
 
-/* A `stop` that refuses a worker, with why (a word) and the arena's link
- * protocol, which the worker logs. */
-static void pack_stop(arena_pool *p, const char *why)
-{
-    msgpack_packer pk;
-    mpw_begin(&p->sb, &pk);
-    mpw_message(&pk, "stop", 2);
-    mpw_str(&pk, "reason");
-    mpw_str(&pk, why);
-    mpw_str(&pk, "protocol");
-    msgpack_pack_int(&pk, REF_WORKER_PROTOCOL);
-}
-
-/* How the log names a worker: its slot, pid and address. */
-static void worker_name(const worker *w, int slot, char *buf, size_t size)
-{
-    snprintf(buf, size, "worker %d (%s pid %" PRId64 "%s%s)", slot + 1,
-             w->pid ? "local" : "remote", w->said_pid, w->peer[0] ? " at " : "", w->peer);
-}
-
-/* The key check's answer: a key --curve-workers lists, or the database
- * admits (arena_pool_admit). */
-static int admitted(const arena_pool *p, const char *key)
-{
-    return zauth_listed(p->allowed, p->nallowed, key) ||
-           zauth_listed(p->admitted, p->nadmitted, key);
-}
-
-/* zauth's callback: an admitted worker's messages carry its key, so a key
- * revoked later is refused at its next message. */
-static int admits(const char *key, void *ctx, char *user_id, size_t size)
-{
-    int yes = admitted(ctx, key);
-    snprintf(user_id, size, "%s", yes ? key : "unknown worker key");
-    return yes;
-}
-
-/* A worker whose key is no longer admitted: told why, never given a job
- * again on that connection, its match handed to another worker (its late
- * result, from a worker lost, is ignored). */
-static void refuse_revoked(arena_pool *p, worker *w)
-{
-    char name[128];
-    worker_name(w, (int)(w - p->workers), name, sizeof name);
-    fprintf(stderr, "arena: refused %s: its key %.8s... was revoked\n", name, w->key);
-    pack_stop(p, "key_revoked");
-    send_to(p, w);
-    lose(p, w, "a revoked worker");
-    w->dropped = 1;
-}
-
-/* A worker that speaks another link protocol is told to stop and never
- * given a job: it would misread them. 1 when refused. */
-static int refuse_version(arena_pool *p, const void *id, size_t idlen, const msgpack_object *m)
-{
-    int64_t version = -1, pid = 0;
-    if (mps_get_int(m, "protocol", &version) == 0 && version == REF_WORKER_PROTOCOL)
-        return 0;
-    mps_get_int(m, "pid", &pid);
-    fprintf(stderr, "arena: refused a worker (pid %" PRId64 ") that speaks link protocol %" PRId64
-                    "; this arena speaks %d: run a referee of the same version\n",
-            pid, version, REF_WORKER_PROTOCOL);
-    pack_stop(p, "protocol_version");
-    if (zmq_send(p->sock, id, idlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0)
-        zmq_send(p->sock, p->sb.data, p->sb.size, ZMQ_DONTWAIT);
-    for (int k = 0; k < p->nlocal; k++)
-        if (p->local[k] == (pid_t)pid)     /* our own referee: restarting it cannot help */
-            snprintf(p->fatal, sizeof p->fatal, "this arena's referee speaks worker link "
-                     "protocol %" PRId64 ", the arena %d", version, REF_WORKER_PROTOCOL);
-    return 1;
-}
-
 /* A judged job's verdict into *out: 1, or 0 if none is waiting. */
 static int judged(arena_pool *p, arena_job_result *out)
 {
@@ -601,10 +447,10 @@ static void answer_fetch(arena_pool *p, worker *w, const msgpack_object *m)
     mps_get_int(m, "id", &id);
     while (b < w->nbusy && p->jobs[w->busy[b]].id != id)
         b++;
-    worker_name(w, (int)(w - p->workers), name, sizeof name);
+    apool_worker_name(w, (int)(w - p->workers), name, sizeof name);
     arena_fetch_answer(p->fetch, b < w->nbusy ? &p->jobs[w->busy[b]] : NULL, m, name,
                        b < w->nbusy ? &w->fetched[b] : &unused, &p->sb);
-    send_to(p, w);
+    apool_send(p, w);
 }
 
 /* A worker's record so far of one of the matches it holds (by the
@@ -632,14 +478,14 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
     if (mps_get_str(m, "type", type, sizeof type) < 0)
         return 0;
     worker *w = find_worker(p, id, idlen);
-    if (w && w->key[0] && !admitted(p, w->key)) {
-        refuse_revoked(p, w);             /* revoked since: its message is not heard */
+    if (w && w->key[0] && !apool_admitted(p, w->key)) {
+        apool_refuse_revoked(p, w);       /* revoked since: its message is not heard */
         return 0;
     }
     if (w)
         w->heard_ms = clk_wall_ms();
     if (!strcmp(type, "ready") && !w && (was_dropped(p, id, idlen) ||
-                                          refuse_version(p, id, idlen, m)))
+                                          apool_refuse_version(p, id, idlen, m)))
         return 0;
     if (!strcmp(type, "ready")) {
         if (!w && idlen <= sizeof w->identity && (w = new_worker(p)) != NULL) {
@@ -659,8 +505,8 @@ static int handle(arena_pool *p, const void *id, size_t idlen, const msgpack_obj
         }
         if (w)
             w->ready = 1;
-        if (w && w->key[0] && !admitted(p, w->key))
-            refuse_revoked(p, w);         /* revoked between its handshake and now */
+        if (w && w->key[0] && !apool_admitted(p, w->key))
+            apool_refuse_revoked(p, w);   /* revoked between its handshake and now */
         return 0;
     }
     if (!strcmp(type, REF_LINK_FETCH) && w && (p->fetch || (p->fetch = arena_fetch_new()))) {
@@ -713,7 +559,7 @@ int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *wh
     worker *w = &p->workers[res->worker];
     job_slot *s = &p->slot[res->slot];
     char name[128], said[512];
-    worker_name(w, res->worker, name, sizeof name);
+    apool_worker_name(w, res->worker, name, sizeof name);
     printable(why, said, sizeof said);
     fprintf(stderr, "arena: refused the result of match %" PRId64 " from %s: %s\n",
             res->id + 1, name, said);
@@ -722,8 +568,8 @@ int arena_pool_refuse(arena_pool *p, const arena_job_result *res, const char *wh
         fprintf(stderr, "arena: dropped %s: %d of its records did not replay\n", name,
                 w->refused);
         pack_type(p, "stop");
-        send_to(p, w);
-        lose(p, w, "a dropped worker");
+        apool_send(p, w);
+        apool_lose(p, w, "a dropped worker");
         w->dropped = 1;
     }
     if (++s->refusals >= REFUSALS_PER_JOB)
@@ -766,7 +612,7 @@ static int receive(arena_pool *p, arena_job_result *out, long wait, char *err, s
         return -1;
     }
     if (p->zap && (items[1].revents & ZMQ_POLLIN))
-        zauth_handle_by(p->zap, admits, p, 1);
+        zauth_handle_by(p->zap, apool_key_check, p, 1);
     if (!(items[0].revents & ZMQ_POLLIN))
         return p->zap && (items[1].revents & ZMQ_POLLIN) ? 2 : 0;
     zmq_msg_t id, body;
@@ -822,24 +668,6 @@ int arena_pool_take(arena_pool *p, arena_job_result *out, char *err, size_t size
     return got == 2 ? 0 : got;
 }
 
-int arena_pool_admit(arena_pool *p, const zauth_key *keys, int n)
-{
-    zauth_key *copy = n ? malloc((size_t)n * sizeof *copy) : NULL;
-    if (n && !copy)
-        return -1;
-    if (n)
-        memcpy(copy, keys, (size_t)n * sizeof *copy);
-    free(p->admitted);
-    p->admitted = copy;
-    p->nadmitted = n;
-    for (int i = 0; i < p->nworkers; i++) {
-        worker *w = &p->workers[i];
-        if (!w->gone && w->ready && w->key[0] && !admitted(p, w->key))
-            refuse_revoked(p, w);
-    }
-    return 0;
-}
-
 void arena_pool_activity(arena_pool *p, arena_pool_activity_fn *fn, void *ctx)
 {
     for (int i = 0; i < p->nworkers; i++) {
@@ -872,7 +700,7 @@ void arena_pool_stop(arena_pool *p)
         pack_type(p, "stop");
         for (int i = 0; i < p->nworkers; i++)
             if (!p->workers[i].gone)
-                send_to(p, &p->workers[i]);
+                apool_send(p, &p->workers[i]);
     }
     /* Idle workers leave at once; busy ones (an interrupted tournament)
      * are killed with their bots. */

@@ -35,6 +35,8 @@
 #define ROUTING_MAX 256
 #define HOUR_MS (3600 * 1000)
 #define HEAD_MAX 65536            /* a request's header: its fields are short */
+#define DRAIN_MAX 256             /* messages read before the silence tick, at most: a
+                                   * ping from each of as many connections */
 
 typedef struct gw_child {
     pid_t pid;
@@ -284,8 +286,9 @@ static void serve_request(gw_state *s, zmq_msg_t *routing, zmq_msg_t *head, zmq_
 }
 
 /* Reads every frame of one message from the socket: routing id, header
- * and the archive kept, any more counted and dropped. */
-static void read_request(gw_state *s)
+ * and the archive kept, any more counted and dropped. 0 when none was
+ * waiting. */
+static int read_request(gw_state *s)
 {
     zmq_msg_t f[3];
     int n = 0, more = 1;
@@ -307,6 +310,7 @@ static void read_request(gw_state *s)
         serve_request(s, &f[0], &f[1], n >= 3 ? &f[2] : NULL, n);
     for (int i = 0; i < n && i < 3; i++)
         zmq_msg_close(&f[i]);
+    return n > 0;
 }
 
 /* A child's pipe readable: more of its reply, or its end (then the reply
@@ -408,8 +412,14 @@ int gw_serve(const gw_config *c, char *err, size_t size)
             break;
         if (items[0].revents & ZMQ_POLLIN)
             zauth_handle_by(zap, admit, &s, 0);
+        /* Everything waiting is read before the silence tick: after a
+         * stall (a slow request, the database busy, the machine loaded) a
+         * connection's pings may wait behind others', and judged after only
+         * one message it would be dropped as silent though it was heard.
+         * Bounded, so that a flood cannot starve the children's pipes. */
         if (items[1].revents & ZMQ_POLLIN)
-            read_request(&s);
+            for (int taken = 0; taken < DRAIN_MAX && read_request(&s); taken++)
+                continue;
         for (int i = s.nchildren - 1; i >= 0; i--)
             if (items[2 + i].revents & (ZMQ_POLLIN | ZMQ_POLLERR))
                 read_child(&s, i);

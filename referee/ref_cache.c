@@ -136,6 +136,22 @@ int ref_cache_get(ref_cache *c, const char *hash, ref_cache_fetch_fn *fetch, voi
     return fetch_into(c, hash, fetch, ctx, path, path_size, err, size);
 }
 
+int ref_cache_verified(const ref_cache *c, const char *hash, char *path, size_t path_size,
+                       char *err, size_t size)
+{
+    struct stat st;
+    if (!ref_link_hash_ok(hash)) {
+        snprintf(err, size, "not a content hash");
+        return -1;
+    }
+    snprintf(path, path_size, "%s/%s", c->dir, hash);
+    if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, size, "bot %.12s... left the cache after its check", hash);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- least recently used out ------------------------------------------- */
 
 typedef struct entry {

@@ -107,7 +107,7 @@ static int fetch_over_link(void *ctx, const char *hash, void **buf, size_t *len,
 }
 
 int ref_fetch_job_bots(ref_cache *c, void *sock, msgpack_sbuffer *sb, ref_fetch_held *held,
-                       ref_job *job, char *err, size_t size)
+                       int verified, ref_job *job, char *err, size_t size)
 {
     ref_link_job *l = &job->link;
     link_ctx ctx = { .sock = sock, .sb = sb, .held = held, .id = l->id };
@@ -115,8 +115,11 @@ int ref_fetch_job_bots(ref_cache *c, void *sock, msgpack_sbuffer *sb, ref_fetch_
         if (!l->hash[i][0])
             continue;                  /* a bot by path: as the job says */
         char why[400];
-        if (ref_cache_get(c, l->hash[i], fetch_over_link, &ctx, l->cwd[i], sizeof l->cwd[i],
-                          why, sizeof why) < 0) {
+        int got = verified ? ref_cache_verified(c, l->hash[i], l->cwd[i], sizeof l->cwd[i],
+                                                why, sizeof why)
+                           : ref_cache_get(c, l->hash[i], fetch_over_link, &ctx, l->cwd[i],
+                                           sizeof l->cwd[i], why, sizeof why);
+        if (got < 0) {
             snprintf(err, size, "bot %d's files: %s", i, why);
             return ctx.stopped ? -2 : -1;
         }

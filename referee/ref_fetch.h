@@ -26,10 +26,12 @@ typedef struct ref_fetch_held {
 /* Points each hashed bot of `job` at its verified cached folder (its cwd),
  * fetching it over `sock` when missing or changed (NULL: from the cache
  * only; a missing or changed copy is an error); a job message that arrives
- * meanwhile waits in `held`. The caller trims the cache (ref_cache_trim).
- * 0; -1 with err (the job cannot be played); -2 when the arena said stop
- * meanwhile. */
+ * meanwhile waits in `held`. `verified`: the worker checked these very
+ * copies (this call, with sock) just before it forked this match's
+ * process: they are found, not hashed again (ref_cache_verified). The
+ * caller trims the cache (ref_cache_trim). 0; -1 with err (the job cannot
+ * be played); -2 when the arena said stop meanwhile. */
 int ref_fetch_job_bots(ref_cache *c, void *sock, msgpack_sbuffer *sb, ref_fetch_held *held,
-                       ref_job *job, char *err, size_t size);
+                       int verified, ref_job *job, char *err, size_t size);
 
 #endif

@@ -122,6 +122,7 @@ typedef struct worker_opts {
     ref_cache   cache;      /* --cache: bots by hash fetched and kept here */
     int         cached;     /* ... given */
     ref_fetch_held held;    /* jobs the arena sent while a bot was fetched */
+    int64_t     verified;   /* the job whose bots fetch_bots just checked, or -1 */
 } worker_opts;
 
 static const char worker_usage[] =
@@ -147,6 +148,7 @@ static const char worker_usage[] =
 static int parse_opts(int argc, char **argv, worker_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->verified = -1;
     const char *sandbox = NULL, *games = NULL, *capacity = "1", *cache = NULL,
                *cache_mb = NULL;
     for (int i = 2; i < argc; i++) {
@@ -228,8 +230,8 @@ static void collect_logs(ref_dir *dir, int n, size_t cap, ref_log *logs)
 
 /* Plays one job message and packs its answer into sb: in the match's own
  * process (ref_runs.h). Its bots by hash are in the cache already: the
- * worker fetched them before it started this process (start_job); here
- * each copy is hashed again before it runs. */
+ * worker fetched and checked them just before it forked this process
+ * (start_job): found here, not hashed a second time. */
 static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, int live_fd, void *ctx)
 {
     const worker_opts *o = ctx;
@@ -237,8 +239,8 @@ static void run_job(const msgpack_object *msg, msgpack_sbuffer *sb, int live_fd,
     char err[512] = "";
     int read = ref_job_read(msg, &job, err, sizeof err), fetched = 0;
     if (read == 0 && o->cached)
-        read = fetched = ref_fetch_job_bots((ref_cache *)&o->cache, NULL, NULL, NULL, &job, err,
-                                            sizeof err);
+        read = fetched = ref_fetch_job_bots((ref_cache *)&o->cache, NULL, NULL, NULL,
+                                            o->verified == job.link.id, &job, err, sizeof err);
     int64_t id = job.link.id;
     uint64_t seed = job.link.seed;
     ref_record rec;
@@ -305,9 +307,12 @@ static int fetch_bots(void *sock, msgpack_sbuffer *sb, const ref_runs *runs,
                       const msgpack_object *m, worker_opts *o, char *err, size_t size)
 {
     ref_job job;
+    o->verified = -1;
     if (!o->cached || ref_job_read(m, &job, err, size) != 0)
         return 0;                      /* its process says why it cannot be read */
-    int rc = ref_fetch_job_bots(&o->cache, sock, sb, &o->held, &job, err, size);
+    int rc = ref_fetch_job_bots(&o->cache, sock, sb, &o->held, 0, &job, err, size);
+    if (rc == 0)
+        o->verified = job.link.id;     /* the match's process, forked next, trusts it */
     if (rc == 0 && runs->n == 0) {
         const char *keep[GAME_MAX_SEATS];
         for (int i = 0; i < job.link.nbots; i++)

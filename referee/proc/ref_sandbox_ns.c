@@ -354,8 +354,12 @@ int ref_sandbox_reach(const char *const *argv, const char *cwd, uid_t uid, char 
     nf = command_folders(argv, here, folders, nf, 16);
     for (int i = 0; i < nf; i++)
         if (others_stopped_at(folders[i], stop, sizeof stop)) {
-            snprintf(err, size, "no namespaces here, and uid %u cannot enter %.300s: "
-                     "chmod o+x %.300s, or put the bot elsewhere", (unsigned)uid, stop, stop);
+            /* The reason and what to do first, the folder once and last: a
+             * caller's shorter buffer (a record's detail) cuts the path, never
+             * the reason, however long the checkout's path. */
+            const char *advice = "put the bot elsewhere, or chmod o+x";
+            snprintf(err, size, "no namespaces here, and uid %u cannot reach the bot's files: "
+                     "%s %s", (unsigned)uid, advice, stop);
             return -1;
         }
     return 0;

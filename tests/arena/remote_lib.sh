@@ -1,21 +1,23 @@
 # remote_lib.sh - what the tests of remote workers share (sourced): a
 # scratch folder removed at exit with every process started, named tests,
 # bounded waits, an arena listening on TCP and `referee worker` processes
-# that join it. The sourcing script sets ARENA REFEREE RANDOM_BOT GREEDY_BOT
-# and LIB_NAME (the scratch folder's prefix) first.
+# that join it, network namespaces joined by veth pairs (root only). The
+# sourcing script sets ARENA REFEREE RANDOM_BOT GREEDY_BOT and LIB_NAME (the
+# scratch folder's prefix) first.
 
 HERE=$(dirname "$(readlink -f "$0")")
 PYTHON=/usr/bin/python3
 [ -x "$PYTHON" ] || PYTHON=$(command -v python3)
 
 ROOT=$(mktemp -d "${TMPDIR:-/tmp}/${LIB_NAME:-arena-remote}.XXXXXX")
-PIDS=()
+PIDS=() NSES=()
 cleanup() {
-  local p
+  local p ns
   [ "$(type -t cleanup_more)" = function ] && cleanup_more
   for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
   for p in $(procs_with "$ROOT/" | cut -d' ' -f1); do kill -9 "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
   rm -rf "$ROOT"
 }
 trap cleanup EXIT
@@ -156,3 +158,37 @@ honest() {
   done
 }
 dropped() { grep -q "arena: dropped worker" "$T/arena.err"; }
+
+# ---- network namespaces (root only) ---------------------------------------------
+
+# A command runs in namespace NS by `nsenter --net=/run/netns/NS COMMAND`
+# (it execs COMMAND: a process started in the background keeps its pid),
+# not `ip netns exec`: that one mounts a sysfs of its own over /sys, which
+# hides the cgroups, and sandboxed bots would lose their cgroup limits (the
+# memory one then falls back to an address-space limit a sanitized bot
+# cannot start under).
+
+# ns_make NS: network namespace NS, its loopback up, deleted at exit. 1 when
+# it cannot be made (no root, or no netns support).
+ns_make() {
+  ip netns add "$1" 2>/dev/null || return 1
+  NSES+=("$1")
+  ip -n "$1" link set lo up
+}
+
+# ns_join NS DEV ADDR PEER_NS PEER_DEV PEER_ADDR: namespace NS made (ns_make)
+# and joined to PEER_NS (made already) by a veth pair, DEV in NS with
+# ADDR/30 and PEER_DEV in PEER_NS with PEER_ADDR/30, both up. 1 when NS
+# cannot be made. Several runs may share the machine: the caller's names
+# and addresses carry a tag of its own.
+ns_join() {
+  local ns=$1 dev=$2 addr=$3 peer_ns=$4 peer_dev=$5 peer_addr=$6
+  ns_make "$ns" || return 1
+  ip link add "$dev" type veth peer name "$peer_dev"
+  ip link set "$dev" netns "$ns"
+  ip link set "$peer_dev" netns "$peer_ns"
+  ip -n "$ns" addr add "$addr/30" dev "$dev"
+  ip -n "$peer_ns" addr add "$peer_addr/30" dev "$peer_dev"
+  ip -n "$ns" link set "$dev" up
+  ip -n "$peer_ns" link set "$peer_dev" up
+}

@@ -27,7 +27,6 @@ set -euo pipefail
 ARENA=$(readlink -f "$1") RANDOM_BOT=$(readlink -f "$2") GREEDY_BOT=$(readlink -f "$3")
 SQLTOOL=$(readlink -f "$4") FORGE=$(readlink -f "$5") WHERE=$6
 
-NSES=()
 if [ "$WHERE" = netns ]; then
   skip() { echo "SKIP: $*: network namespaces need root (CI runs it as root)"; exit 77; }
   [ "$(id -u)" -eq 0 ] || skip "not root"
@@ -36,10 +35,6 @@ fi
 export LIB_NAME=arena-rbots
 # shellcheck source=remote_lib.sh
 source "$(dirname "$(readlink -f "$0")")/remote_lib.sh"
-cleanup_more() {
-  local ns
-  for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
-}
 
 new_test setup
 FAIL_LOG=$T/gw.log
@@ -47,22 +42,11 @@ GW_PID="" LADDER_PID="" CONNECT_PID=""
 if [ "$WHERE" = netns ]; then
   TAG=$(( $$ % 100000 )) SUBNET=10.233.$(( $$ % 250 ))
   NS_ARENA=arrb${TAG}a NS_HOME=arrb${TAG}h
-  for ns in "$NS_ARENA" "$NS_HOME"; do
-    ip netns add "$ns" 2>/dev/null || skip "ip netns add failed"
-    NSES+=("$ns")
-    ip -n "$ns" link set lo up
-  done
-  ip link add "va$TAG" type veth peer name "vh$TAG"
-  ip link set "va$TAG" netns "$NS_ARENA"
-  ip link set "vh$TAG" netns "$NS_HOME"
-  ip -n "$NS_ARENA" addr add "$SUBNET.1/30" dev "va$TAG"
-  ip -n "$NS_HOME" addr add "$SUBNET.2/30" dev "vh$TAG"
-  ip -n "$NS_ARENA" link set "va$TAG" up
-  ip -n "$NS_HOME" link set "vh$TAG" up
-  # nsenter, not `ip netns exec`: that one mounts a sysfs of its own over
-  # /sys, which hides the cgroups, and the organizer's sandboxed bots
-  # would lose their cgroup limits (the memory one then falls back to an
-  # address-space limit that a sanitized bot cannot start under).
+  ns_make "$NS_ARENA" || skip "ip netns add failed"
+  ns_join "$NS_HOME" "vh$TAG" "$SUBNET.2" "$NS_ARENA" "va$TAG" "$SUBNET.1" ||
+    skip "ip netns add failed"
+  # nsenter, not `ip netns exec`: the organizer's sandboxed bots keep their
+  # cgroups (remote_lib.sh).
   ORG=(nsenter "--net=/run/netns/$NS_ARENA") HOME_=(nsenter "--net=/run/netns/$NS_HOME")
   PORT=7788 LISTEN_ON="tcp://0.0.0.0:7788" REACH="tcp://$SUBNET.1:7788"
 else

@@ -41,31 +41,15 @@ source "$(dirname "$(readlink -f "$0")")/remote_lib.sh"
 TAG=$(( $$ % 100000 ))
 SUBNET=10.231.$(( $$ % 250 ))
 NS_ARENA=arwk${TAG}a
-NSES=()
-cleanup_more() {
-  local ns
-  for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
-}
-make_ns() {
-  ip netns add "$1" 2>/dev/null || return 1
-  NSES+=("$1")
-  ip -n "$1" link set lo up
-}
-make_ns "$NS_ARENA" || skip "ip netns add failed"
+ns_make "$NS_ARENA" || skip "ip netns add failed"
 
 # Worker namespace I (1, 2, 3): its veth pair to the arena's namespace,
 # SUBNET.(4I+1) on the arena's side, SUBNET.(4I+2) on the worker's; the
 # worker's namespace in NS_I, the arena's address for it in ADDR_I.
 link_worker_ns() {
   local i=$1 ns=arwk${TAG}w$1 a=va${TAG}x$1 w=vw${TAG}x$1
-  make_ns "$ns" || fail "cannot make namespace $ns"
-  ip link add "$a" type veth peer name "$w"
-  ip link set "$a" netns "$NS_ARENA"
-  ip link set "$w" netns "$ns"
-  ip -n "$NS_ARENA" addr add "$SUBNET.$((4 * i + 1))/30" dev "$a"
-  ip -n "$ns" addr add "$SUBNET.$((4 * i + 2))/30" dev "$w"
-  ip -n "$NS_ARENA" link set "$a" up
-  ip -n "$ns" link set "$w" up
+  ns_join "$ns" "$w" "$SUBNET.$((4 * i + 2))" "$NS_ARENA" "$a" "$SUBNET.$((4 * i + 1))" ||
+    fail "cannot make namespace $ns"
   printf -v "NS_$i" %s "$ns"
   printf -v "ADDR_$i" %s "$SUBNET.$((4 * i + 1))"
   printf -v "VETH_$i" %s "$a"
@@ -73,8 +57,9 @@ link_worker_ns() {
 for i in 1 2 3; do link_worker_ns $i; done
 
 # The arena runs in its namespace; so do the other arena commands (the
-# database is a file, the same from everywhere).
-ar() { ip netns exec "$NS_ARENA" "$ARENA" --db "$DB" "$@"; }
+# database is a file, the same from everywhere), entered by nsenter
+# (remote_lib.sh says why).
+ar() { nsenter "--net=/run/netns/$NS_ARENA" "$ARENA" --db "$DB" "$@"; }
 LISTEN="tcp://0.0.0.0:*"
 port() { echo "${ENDPOINT##*:}"; }
 
@@ -85,7 +70,7 @@ ns_worker() {
   shift 2
   ns=NS_$i addr=ADDR_$i
   [ -e "$T/$name" ] || ar worker add "$name" --out "$T/$name" >/dev/null
-  ip netns exec "${!ns}" "$REFEREE" worker --connect "tcp://${!addr}:$(port)" --verbose \
+  nsenter "--net=/run/netns/${!ns}" "$REFEREE" worker --connect "tcp://${!addr}:$(port)" --verbose \
     --sandbox none --curve-server "$T/arena.pub" --curve-key "$T/$name" "$@" \
     2>"$T/$name.log" &
   WORKER_PID=$!
@@ -186,7 +171,7 @@ test_forger() {
   arena_keys
   ar worker add forger --out "$T/forger" >/dev/null
   start_arena --games $FORGE_GAMES --seed $FORGE_SEED --curve-key "$T/arena"
-  ip netns exec "$NS_3" "$PYTHON" "$HERE/forge_worker.py" "tcp://$ADDR_3:$(port)" seed \
+  nsenter "--net=/run/netns/$NS_3" "$PYTHON" "$HERE/forge_worker.py" "tcp://$ADDR_3:$(port)" seed \
     "$ROOT/records" "$T/forger.jobs" "$T/arena.pub" "$T/forger" >"$T/forger.out" 2>&1 &
   local forger=$!
   PIDS+=("$forger")

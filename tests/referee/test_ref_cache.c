@@ -5,7 +5,8 @@
  * a copy changed by hand (a file, a new file, a file removed) fetched
  * again; an arena sending files that hash to another name refused with
  * nothing written; the least recently used bot evicted past the cap,
- * never one the job keeps.
+ * never one the job keeps; a copy checked before found again unread (the
+ * match's process), and nothing found that is not there.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -168,6 +169,24 @@ static void test_lying_arena_refused(void **state)
                                    sizeof err), -1);
 }
 
+static void test_verified_found_unread(void **state)
+{
+    (void)state;
+    ref_cache c;
+    char cache[300], err[256] = "", path[512], again[512];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    assert_int_equal(ref_cache_open(&c, cache, 64, err, sizeof err), 0);
+    get(&c, 0, path);
+    assert_int_equal(ref_cache_verified(&c, A.hash[0], again, sizeof again, err, sizeof err), 0);
+    assert_string_equal(again, path);
+    assert_int_equal(A.fetched[0], 1);
+    assert_int_equal(ref_cache_verified(&c, A.hash[1], again, sizeof again, err, sizeof err), -1);
+    assert_non_null(strstr(err, "left the cache"));
+    assert_false(cached(&c, 1));                  /* never fetched */
+    assert_int_equal(ref_cache_verified(&c, "../../etc", again, sizeof again, err, sizeof err),
+                     -1);
+}
+
 static void test_least_recently_used_out(void **state)
 {
     (void)state;
@@ -193,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_fetch_once_then_cached, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lying_arena_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verified_found_unread, setup, teardown),
         cmocka_unit_test_setup_teardown(test_least_recently_used_out, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,21 +76,33 @@ echo "ok tournament: $n matches, every layer"
 
 # 3. Without namespaces (no bubblewrap: hidden in a mount namespace of the
 # test's own), a pool uid runs the bot on the host, where it cannot reach
-# the clone: bot add refuses it in one line that says what to change.
+# it: bot add refuses it in one line that says what to change. The bot lies
+# below a shut folder of a long path (two 100-character names above it), as
+# a deep checkout would: the line keeps its reason and advice whole, and the
+# path, last, is what a record's detail cuts.
+LONG=$HOME_DIR/$(printf 'd%.0s' {1..100})/$(printf 'e%.0s' {1..100})
+mkdir -p "$LONG"
+chmod 0755 "$HOME_DIR" "$LONG" "$(dirname "$LONG")"
+SHUT_DIR=$(mktemp -d "$LONG/shut.XXXXXX")     # 0700, others may not pass
+cp "$BOT" "$SHUT_DIR/random"
+chmod a+rx "$SHUT_DIR/random"
 out=$(unshare -m sh -c 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"' sh \
-        "$ARENA_C" --db "$DB" bot add shut --cmd "$BOT" 2>&1) &&
+        "$ARENA_C" --db "$DB" bot add shut --cmd "$SHUT_DIR/random" 2>&1) &&
   fail "bot add without namespaces accepted a bot its user cannot reach: $out"
-# The first folder on the way that others may not pass: this test's own, or
+# The first folder on the way that others may not pass: the shut one, or
 # one above it when the checkout itself lies below such a folder.
 shut=
-IFS=/ read -ra parts <<<"${C#/}"
+IFS=/ read -ra parts <<<"${SHUT_DIR#/}"
 p=
 for part in "${parts[@]}"; do
   p=$p/$part
   [ $((0$(stat -c %a "$p") & 1)) -ne 0 ] || { shut=$p; break; }
 done
-[ -n "$shut" ] || fail "no folder above $C shuts others out"
+[ -n "$shut" ] || fail "no folder above $SHUT_DIR shuts others out"
 line=$(printf '%s\n' "$out" | grep 'bot add shut' || true)
-[[ "$line" == *"no namespaces here, and uid "*" cannot enter $shut: chmod o+x $shut, or put the bot elsewhere"* ]] ||
-  fail "unclear refusal: $out"
+advice="no namespaces here, and uid [0-9]+ cannot reach the bot's files: put the bot elsewhere, or chmod o\\+x (/[^ )]*)"
+[[ "$line" =~ $advice ]] || fail "unclear refusal (its reason cut?): $out"
+shown=${BASH_REMATCH[1]}
+[[ ${#shown} -ge 20 && "$shut" == "$shown"* ]] ||
+  fail "the refusal names no start of $shut: $shown"
 echo "ok no namespaces: $line"

@@ -56,17 +56,11 @@ PY
 . "$HERE/serve.sh"
 serve "$ROOT/arena.db" "$ROOT/serve.out"
 
-python3 - "$URL" "$ROOT" "$SEAT_VIEW" <<'PY'
-import glob, json, re, subprocess, sys, urllib.error, urllib.request
+PYTHONPATH=$HERE PYTHONDONTWRITEBYTECODE=1 python3 - "$URL" "$ROOT" "$SEAT_VIEW" <<'PY'
+import glob, json, re, subprocess, sys
+from web_get import canon, getter
 url, root, seat_view = sys.argv[1:4]
-def get(path):
-    try:
-        with urllib.request.urlopen(url + path, timeout=30) as r:
-            return json.load(r)
-    except urllib.error.HTTPError as e:
-        sys.exit(f"GET {path}: {e.code} {e.read().decode(errors='replace')}")
-def canon(v):
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+get = getter(url)
 kinds = set()
 made = sorted(int(re.search(r"made(\d+)", p).group(1)) for p in glob.glob(f"{root}/made*.txt"))
 assert len(made) == 4, made
@@ -110,18 +104,12 @@ PY
 # the same as the finished match's first steps (nothing shown that the
 # finished one hides at that step); then, stored, the same id serves the
 # finished match.
-python3 - "$URL" "$ROOT" "$SEAT_VIEW" "$ROOT/arena.db" <<'PY'
-import glob, json, re, sqlite3, subprocess, sys, time, urllib.error, urllib.request
+PYTHONPATH=$HERE PYTHONDONTWRITEBYTECODE=1 python3 - "$URL" "$ROOT" "$SEAT_VIEW" "$ROOT/arena.db" <<'PY'
+import glob, json, re, sqlite3, subprocess, sys, time
+from web_get import canon, getter
 url, root, seat_view, db = sys.argv[1:5]
 BASE = 2 ** 52 + 1000     # above the rows the tournaments' arenas left (2^52 and up)
-def get(path):
-    try:
-        with urllib.request.urlopen(url + path, timeout=30) as r:
-            return json.load(r)
-    except urllib.error.HTTPError as e:
-        sys.exit(f"GET {path}: {e.code} {e.read().decode(errors='replace')}")
-def canon(v):
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+get = getter(url)
 con = sqlite3.connect(db)
 now = int(time.time() * 1000)
 made = sorted(int(re.search(r"made(\d+)", p).group(1)) for p in glob.glob(f"{root}/made*.txt"))
