@@ -169,6 +169,31 @@ grep -q "^match started: rb@1 seat [01] (session " "$T/connect1.log" &&
   fail "a disconnection while connected"
 note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder matches"
 
+# ---- the link's allowance, per decision in the record --------------------------
+new_test link
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+# rb's newest ladder match played out: each of rb's decisions carries its
+# link's allowance (link=MS, the round trip its relay measured through the
+# gateway to connect, at most min(250, move/2) ms), the local seat's none;
+# the clock line gives the bound; `arena match` sums it.
+read -r mid rseat < <(sql "SELECT m.id || ' ' || s.seat FROM matches m JOIN match_seats s
+  ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'
+  AND m.culprit IS NULL AND m.ladder_id IS NOT NULL ORDER BY m.id DESC LIMIT 1")
+sql "SELECT record FROM matches WHERE id = $mid" >"$T/rb.record"
+grep -q "^clock .* link<=250" "$T/rb.record" || fail "no link bound: $(grep ^clock "$T/rb.record")"
+mine=$(grep -c "^decision $rseat " "$T/rb.record") || fail "no decisions of rb's"
+linked=$(grep -c "^decision $rseat [0-9.]* .*link=[0-9]*\.[0-9]\{3\} " "$T/rb.record") || true
+[ "$linked" = "$mine" ] || fail "$linked of rb's $mine decisions carry link=: $(head -20 "$T/rb.record")"
+! grep "^decision $(( 1 - rseat )) " "$T/rb.record" | grep -q "link=" ||
+  fail "the local seat's decisions carry link="
+# measured: some allowance above 0, none above the bound
+awk -v s="$rseat" '$1 == "decision" && $2 == s { for (i = 3; i <= NF; i++)
+  if ($i ~ /^link=/) { v = substr($i, 6) + 0; if (v > 250) bad = 1; if (v > 0) some = 1 } }
+  END { exit !(some && !bad) }' "$T/rb.record" || fail "link= not in (0, 250]: $(grep -o "link=[0-9.]*" "$T/rb.record" | sort -u | head)"
+ar match "$mid" | grep -q "^seat $rseat played remotely: [0-9.]* s of its time was its link's round trip" ||
+  fail "arena match: $(ar match "$mid" | head -8)"
+note "match $mid: rb's $mine decisions carry link= ($(grep -o "link=[0-9.]*" "$T/rb.record" | sort -t= -k2 -n | tail -1) at most), the local seat's none"
+
 # ---- a frame for another bot's session ----------------------------------------
 new_test forged
 DB=$ROOT/setup/arena.db T=$ROOT/setup
