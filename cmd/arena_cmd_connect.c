@@ -438,11 +438,14 @@ static int relay_open(void *sock, gw_rmsg *open)
 }
 
 /* The link the seat plays over: the round trip of a ping through the
- * gateway to the participant's connect and back, the smallest of the last
- * LINK_SAMPLES (a link's latency, not its bursts of queueing); told to the
- * referee (ref_relay.h) once it reads the seat's notes (it has sent the
- * seat its welcome) and whenever it changes. */
-#define LINK_SAMPLES 5
+ * gateway to the participant's connect and back, every LINK_PROBE_MS from
+ * the seat's welcome on (not before: connect is starting the bot then, and
+ * its answer waits on that), the smallest of the last LINK_SAMPLES (a
+ * link's latency, not its bursts of queueing or a busy moment); told to
+ * the referee (ref_relay.h), which reads the seat's notes from its welcome
+ * on, whenever it changes. */
+#define LINK_SAMPLES 8
+#define LINK_PROBE_MS 250
 #define ENDED_WAIT_MS 10000           /* the referee's time to end a seat whose bot ended */
 
 typedef struct relay_link {
@@ -453,6 +456,7 @@ typedef struct relay_link {
     int nrtt, next;
     int64_t told_us;                  /* the round trip last told, -1 none */
     int welcomed;                     /* the referee has sent the seat a frame */
+    int64_t probed_ms;                /* the last ping through to connect */
     int64_t rtt_max_us, rtt_sum_us, pongs;
 } relay_link;
 
@@ -565,14 +569,16 @@ static int relay_pass(void *sock, void *ref, uint64_t session)
         }
         if (items[0].revents & ZMQ_POLLIN)
             rc = relay_from_gateway(sock, &k, &heard);
-        if (!rc && now - pinged >= GW_PING_MS) {
-            /* The gateway's own pong keeps the relay's side alive; the
-             * session's goes through to the participant: the link. */
+        if (!rc && now - pinged >= GW_PING_MS) {  /* the gateway's pong: this side alive */
             gw_rmsg ping = { .type = "ping", .t = now };
             gw_rmsg_send(sock, &ping, NULL, 0);
+            pinged = now;
+        }
+        if (!rc && k.welcomed && now - k.probed_ms >= LINK_PROBE_MS) {
+            /* The session's ping goes through to the participant: the link. */
             gw_rmsg probe = { .type = "ping", .session = session, .t = clk_mono_us() };
             gw_rmsg_send(sock, &probe, NULL, 0);
-            pinged = now;
+            k.probed_ms = now;
         }
         if (!rc && now - heard > GW_SILENT_MS) {
             fprintf(stderr, "arena relay: disconnected: the gateway is silent\n");
