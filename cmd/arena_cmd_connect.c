@@ -508,7 +508,7 @@ static int relay_ended(relay_link *k, const gw_rmsg *m)
     fprintf(stderr, "arena relay: the bot %s %" PRId64 " at the participant's machine\n",
             m->ended == 1 ? "exited with status" : "was killed by signal", m->status);
     if (!k->welcomed)
-        return REF_RELAY_ENDED;
+        return REF_RELAY_ENDED;       /* before its welcome: the referee reads no note */
     relay_note(k, &(ref_relay_note){ .rtt_us = -1, .ended = (int)m->ended,
                                      .status = m->status });
     for (int64_t until = clk_mono_ms() + ENDED_WAIT_MS; !relay_stop && clk_mono_ms() < until;)

@@ -310,14 +310,28 @@ kill -0 "$CONNECT_PID" || fail "connect stopped: $(cat "$T/connect4.log")"
   fail "disconnected after the crash: $(sql "SELECT reason, detail FROM matches
   WHERE reason = 'disconnected'")"
 note "$(crashes) of rb's matches lost by crash ($detail); $disconnects by disconnected before"
+# A program that exits 3 at once, before its hello: crash too, its relay's log
+# (the seat's) saying how.
+older=$CONNECT_PID
+printf '#!/bin/sh\nexit 3\n' >"$T/alice/gone_bot"
+chmod +x "$T/alice/gone_bot"
+start_connect connect5.log "$T/alice/gone_bot"
+wait_exit "$older"
+early() { [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'crash' AND detail LIKE
+  '%remote bot ended at its participant''s machine (its log says how)'")" -ge 1 ]; }
+eventually early || fail "no match lost by crash before the hello: $(sql "SELECT reason, detail
+  FROM matches ORDER BY id DESC LIMIT 3")"
+grep -q "^match ended: rb@1 seat [01] (the bot exited with status 3)" "$T/connect5.log" ||
+  fail "connect's line: $(cat "$T/connect5.log")"
+note "a program that exits before its hello: lost by crash too"
 
 # ---- revoked ---------------------------------------------------------------------
 new_test revoked
 DB=$ROOT/setup/arena.db T=$ROOT/setup
 ar user revoke alice >/dev/null
 wait_exit "$CONNECT_PID"
-[ "$WAITED" = 1 ] && grep -q "^refused: the access of alice was revoked" "$T/connect4.log" ||
-  fail "the running connect: $WAITED $(cat "$T/connect4.log")"
+[ "$WAITED" = 1 ] && grep -q "^refused: the access of alice was revoked" "$T/connect5.log" ||
+  fail "the running connect: $WAITED $(cat "$T/connect5.log")"
 rc=0; out=$(home "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- "$RANDOM_BOT") ||
   rc=$?
 [ $rc = 1 ] && grep -q "^refused: the access of alice was revoked" <<<"$out" ||
