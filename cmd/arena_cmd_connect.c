@@ -36,6 +36,7 @@
 #include "clk.h"
 #include "gw.h"
 #include "ref_match.h"
+#include "mps.h"
 #include "ref_relay.h"
 #include "txt.h"
 
@@ -456,6 +457,7 @@ typedef struct relay_link {
     int nrtt, next;
     int64_t told_us;                  /* the round trip last told, -1 none */
     int welcomed;                     /* the referee has sent the seat a frame */
+    int ended;                        /* ... and its `end`: the match is over */
     int64_t probed_ms;                /* the last ping through to connect */
     int64_t rtt_max_us, rtt_sum_us, pongs;
 } relay_link;
@@ -500,6 +502,19 @@ static void link_tell(relay_link *k)
     }
 }
 
+/* The referee's message is its `end` (ref_msg.c). */
+static int is_end(const void *data, size_t len)
+{
+    msgpack_unpacked u;
+    char type[8];
+    if (mps_decode((const char *)data, len, &u) < 0)
+        return 0;
+    int end = u.data.type == MSGPACK_OBJECT_MAP &&
+              mps_get_str(&u.data, "type", type, sizeof type) == 0 && !strcmp(type, "end");
+    msgpack_unpacked_destroy(&u);
+    return end;
+}
+
 /* The bot's process ended at the participant's machine, its connection
  * still up: the referee told (once it reads the seat's notes) and left to
  * end the seat (SIGTERM), else REF_RELAY_ENDED after ENDED_WAIT_MS. */
@@ -507,6 +522,8 @@ static int relay_ended(relay_link *k, const gw_rmsg *m)
 {
     fprintf(stderr, "arena relay: the bot %s %" PRId64 " at the participant's machine\n",
             m->ended == 1 ? "exited with status" : "was killed by signal", m->status);
+    if (k->ended)                     /* it left after the match's end, as it should */
+        return 0;
     if (!k->welcomed)
         return REF_RELAY_ENDED;       /* before its welcome: the referee reads no note */
     relay_note(k, &(ref_relay_note){ .rtt_us = -1, .ended = (int)m->ended,
@@ -563,6 +580,7 @@ static int relay_pass(void *sock, void *ref, uint64_t session)
                 gw_rmsg m = { .type = "data", .session = session };
                 gw_rmsg_send(sock, &m, zmq_msg_data(&f), zmq_msg_size(&f));
                 k.welcomed = 1;
+                k.ended |= is_end(zmq_msg_data(&f), zmq_msg_size(&f));
                 link_tell(&k);
             }
             zmq_msg_close(&f);

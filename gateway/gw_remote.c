@@ -246,6 +246,8 @@ void gw_remote_participant(gw_remote *g, const arena_user *u, const void *routin
         return;
     }
     gw_session *s = session(g, m->session);
+    if (pong && (!s || s->bot_id != c->bot_id))
+        return;                       /* a late answer to a closed session's ping */
     if (!s || s->bot_id != c->bot_id) {
         refuse_frame(g, c, m);
         return;
