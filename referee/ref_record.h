@@ -28,7 +28,8 @@
  * optional KEY=VALUE fields (`cpu`: milliseconds of CPU all its processes
  * and threads used; `wait`: milliseconds its threads were runnable but
  * waiting for a CPU, summed over threads; `link`: a remote seat's, the
- * milliseconds of its link's round trip not charged, ref_turn.h; `log`:
+ * milliseconds of its wall time not charged for its link's round trip
+ * (its allowance, at most its wall time), ref_turn.h; `log`:
  * where its seat's log ended), how the action came ("-" the
  * bot's own, "random" substituted by the referee), the action in the
  * game's notation. Records written before the clock line have neither it
@@ -54,7 +55,8 @@ typedef struct ref_decision {
     uint8_t     seat;
     uint8_t     substituted;   /* the referee chose it after a strike */
     uint8_t     remote;        /* a remote seat's: link_us is said */
-    uint32_t    link_us;       /* remote: its link's allowance, not charged */
+    uint32_t    link_us;       /* remote: its wall time not charged for its link
+                                * (its allowance, at most the wall time) */
     uint64_t    log_end;       /* the size of the seat's log file when the
                                 * answer came (what it printed while deciding
                                 * ends there), or REF_LOG_UNMARKED */

@@ -215,7 +215,7 @@ void ref_turn_measure(ref_clocks *k, ref_turn *t, ref_decision *d)
     /* A remote seat's allowance: its link as its relay last said. */
     t->allow = link_allowance(k, s);
     d->remote = (uint8_t)s->remote;
-    d->link_us = clamp_us(t->allow);
+    d->link_us = clamp_us(t->allow < t->wall ? t->allow : t->wall);     /* what it takes off */
 }
 
 /* How soon a decision late by its wall time, while a thread was runnable,

@@ -147,6 +147,20 @@ static void test_held_pongs_gain_the_bound_only(void **state)
     assert_string_equal(why, "no action within 150 ms, less 50 ms for its link, over its 100 ms");
 }
 
+/* An answer quicker than the allowance is charged nothing, and its
+ * record says what was taken off: its whole wall time. */
+static void test_an_answer_within_the_link_is_free(void **state)
+{
+    (void)state;
+    ref_clocks k;
+    ref_decision d;
+    clocks(&k, 40000, 50);
+    assert_int_equal(answer_after(&k, 0, 25000, &d), REF_TURN_IN_TIME);
+    assert_int_equal(d.micros, 25000);
+    assert_int_equal(d.link_us, 25000);
+    assert_int_equal(k.seat[0].bank_us, 50000);
+}
+
 /* A link not measured yet allows nothing. */
 static void test_an_unmeasured_link_allows_nothing(void **state)
 {
@@ -192,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_a_remote_answer_is_charged_less_its_link),
         cmocka_unit_test(test_the_bank_pays_what_is_left_after_the_link),
         cmocka_unit_test(test_held_pongs_gain_the_bound_only),
+        cmocka_unit_test(test_an_answer_within_the_link_is_free),
         cmocka_unit_test(test_an_unmeasured_link_allows_nothing),
         cmocka_unit_test(test_a_note_reads_back_and_nothing_else_does),
     };
