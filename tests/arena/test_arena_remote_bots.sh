@@ -198,6 +198,12 @@ awk -v s="$rseat" '$1 == "decision" && $2 == s { for (i = 3; i <= NF; i++)
   END { exit !(some && !bad) }' "$T/rb.record" || fail "link= not in (0, 250]: $(grep -o "link=[0-9.]*" "$T/rb.record" | sort -u | head)"
 ar match "$mid" | grep -q "^seat $rseat played remotely: [0-9.]* s of its time was its link's round trip" ||
   fail "arena match: $(ar match "$mid" | head -8)"
+# the replay's JSON (the page --html writes): link_ms for rb's decisions, null for the other's
+ar export "$mid" --html "$T/rb.html"
+grep -q "\"seat\":$rseat,[^}]*\"link_ms\":[0-9]" "$T/rb.html" &&
+  grep -q "\"seat\":$(( 1 - rseat )),[^}]*\"link_ms\":null" "$T/rb.html" &&
+  ! grep -q "\"seat\":$(( 1 - rseat )),[^}]*\"link_ms\":[0-9]" "$T/rb.html" ||
+  fail "the replay's link_ms: $(grep -o '"link_ms":[^,]*' "$T/rb.html" | sort | uniq -c | head)"
 note "match $mid: rb's $mine decisions carry link= ($(grep -o "link=[0-9.]*" "$T/rb.record" | sort -t= -k2 -n | tail -1) at most), the local seat's none"
 
 # ---- a frame for another bot's session ----------------------------------------
