@@ -14,7 +14,10 @@
  * and to the gateway with the arena's own key (beside the database),
  * opens a session to the bot and passes frames both ways. When the bot is
  * absent or its side goes, it exits REF_RELAY_GONE: the referee records
- * the seat's loss as `disconnected`.
+ * the seat's loss as `disconnected`. It measures the link to the bot's
+ * machine and tells the referee (ref_relay.h), which allows for it; when
+ * the bot's process ends there, its connection still up, the referee is
+ * told that too and the seat loses as a local bot that exits does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +36,8 @@
 #include "clk.h"
 #include "gw.h"
 #include "ref_match.h"
+#include "mps.h"
+#include "ref_relay.h"
 #include "txt.h"
 
 #define MAX_PLAYS 16
@@ -181,8 +186,10 @@ static void reap(link_state *L, int64_t now)
                 snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(st));
             else
                 snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(st));
-            if (!p->kill_at) {
-                gw_rmsg m = { .type = "close", .session = p->session };
+            if (!p->kill_at) {       /* mid-match: the seat is lost by the bot's end */
+                gw_rmsg m = { .type = "close", .session = p->session,
+                              .ended = WIFEXITED(st) ? 1 : 2,
+                              .status = WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st) };
                 txt_set(m.message, sizeof m.message, "the bot %s", how);
                 gw_rmsg_send(L->sock, &m, NULL, 0);
             }
@@ -220,6 +227,9 @@ static int from_gateway(link_state *L)
     } else if (!strcmp(m.type, "detached")) {
         fprintf(stderr, "arena connect: the gateway let this connection go; reconnecting\n");
         rc = -1;
+    } else if (!strcmp(m.type, "ping") && i >= 0) {     /* the relay's: its link measured */
+        gw_rmsg pong = { .type = "pong", .session = m.session, .t = m.t };
+        gw_rmsg_send(L->sock, &pong, NULL, 0);
     } else if (!strcmp(m.type, "start")) {
         start_play(L, &m);
     } else if (!strcmp(m.type, "data") && i >= 0) {
@@ -436,12 +446,137 @@ static int relay_open(void *sock, gw_rmsg *open)
     return -1;
 }
 
-/* Frames both ways until the match ends (0) or the bot's side goes (-1). */
+/* The link the seat plays over: the round trip of a ping through the
+ * gateway to the participant's connect and back, every LINK_PROBE_MS from
+ * the seat's welcome on (not before: connect is starting the bot then, and
+ * its answer waits on that), the smallest of the last LINK_SAMPLES (a
+ * link's latency, not its bursts of queueing or a busy moment); told to
+ * the referee (ref_relay.h), which reads the seat's notes from its welcome
+ * on, whenever it changes. */
+#define LINK_SAMPLES 8
+#define LINK_PROBE_MS 250
+#define ENDED_WAIT_MS 10000           /* the referee's time to end a seat whose bot ended */
+
+typedef struct relay_link {
+    void *ref;
+    uint64_t session;
+    int64_t opened_us;
+    int64_t rtt_us[LINK_SAMPLES];
+    int nrtt, next;
+    int64_t told_us;                  /* the round trip last told, -1 none */
+    int welcomed;                     /* the referee has sent the seat a frame */
+    int ended;                        /* ... and its `end`: the match is over */
+    int64_t probed_ms;                /* the last ping through to connect */
+    int64_t rtt_max_us, rtt_sum_us, pongs;
+} relay_link;
+
+static void relay_note(relay_link *k, const ref_relay_note *n)
+{
+    msgpack_sbuffer sb;
+    msgpack_sbuffer_init(&sb);
+    ref_relay_note_write(&sb, n);
+    if (zmq_send(k->ref, REF_RELAY_MARK, strlen(REF_RELAY_MARK), ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0)
+        zmq_send(k->ref, sb.data, sb.size, ZMQ_DONTWAIT);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+static int64_t link_rtt(const relay_link *k)
+{
+    int64_t least = -1;
+    for (int i = 0; i < k->nrtt; i++)
+        least = least < 0 || k->rtt_us[i] < least ? k->rtt_us[i] : least;
+    return least;
+}
+
+/* A session pong: a sample of the link; its echoed time must be one this
+ * relay could have sent (a participant's connect can only delay it). */
+static void link_pong(relay_link *k, int64_t t, int64_t now)
+{
+    if (t < k->opened_us || t > now)
+        return;
+    k->rtt_us[k->next] = now - t;
+    k->next = (k->next + 1) % LINK_SAMPLES;
+    k->nrtt += k->nrtt < LINK_SAMPLES;
+    k->rtt_sum_us += now - t, k->pongs++;
+    k->rtt_max_us = now - t > k->rtt_max_us ? now - t : k->rtt_max_us;
+}
+
+static void link_tell(relay_link *k)
+{
+    int64_t rtt = link_rtt(k);
+    if (k->welcomed && rtt >= 0 && rtt != k->told_us) {
+        relay_note(k, &(ref_relay_note){ .rtt_us = rtt });
+        k->told_us = rtt;
+    }
+}
+
+/* The referee's message is its `end` (ref_msg.c). */
+static int is_end(const void *data, size_t len)
+{
+    msgpack_unpacked u;
+    char type[8];
+    if (mps_decode((const char *)data, len, &u) < 0)
+        return 0;
+    int end = u.data.type == MSGPACK_OBJECT_MAP &&
+              mps_get_str(&u.data, "type", type, sizeof type) == 0 && !strcmp(type, "end");
+    msgpack_unpacked_destroy(&u);
+    return end;
+}
+
+/* The bot's process ended at the participant's machine, its connection
+ * still up: the referee told (once it reads the seat's notes) and left to
+ * end the seat (SIGTERM), else REF_RELAY_ENDED after ENDED_WAIT_MS. */
+static int relay_ended(relay_link *k, const gw_rmsg *m)
+{
+    fprintf(stderr, "arena relay: the bot %s %" PRId64 " at the participant's machine\n",
+            m->ended == 1 ? "exited with status" : "was killed by signal", m->status);
+    if (k->ended)                     /* it left after the match's end, as it should */
+        return 0;
+    if (!k->welcomed)
+        return REF_RELAY_ENDED;       /* before its welcome: the referee reads no note */
+    relay_note(k, &(ref_relay_note){ .rtt_us = -1, .ended = (int)m->ended,
+                                     .status = m->status });
+    for (int64_t until = clk_mono_ms() + ENDED_WAIT_MS; !relay_stop && clk_mono_ms() < until;)
+        usleep(20000);
+    return REF_RELAY_ENDED;
+}
+
+/* One message from the gateway: 0 go on, or the relay's exit status (the
+ * bot's side gone, or its bot ended). */
+static int relay_from_gateway(void *sock, relay_link *k, int64_t *heard)
+{
+    gw_rmsg m;
+    zmq_msg_t f;
+    char why[256];
+    int got = gw_rmsg_recv(sock, &m, &f, why, sizeof why), rc = 0;
+    if (got > 0)
+        *heard = clk_mono_ms();
+    if (got > 0 && !strcmp(m.type, "data") && m.session == k->session) {
+        zmq_send(k->ref, zmq_msg_data(&f), zmq_msg_size(&f), ZMQ_DONTWAIT);
+    } else if (got > 0 && !strcmp(m.type, "pong") && m.session == k->session) {
+        link_pong(k, m.t, clk_mono_us());
+        link_tell(k);
+    } else if (got > 0 && !strcmp(m.type, "close") && m.session == k->session) {
+        if (m.ended) {
+            rc = relay_ended(k, &m);
+        } else {
+            fprintf(stderr, "arena relay: %s\n", m.message);
+            rc = REF_RELAY_GONE;
+        }
+    }
+    zmq_msg_close(&f);
+    return rc;
+}
+
+/* Frames both ways until the match ends (0) or the bot's side goes (its
+ * exit status). */
 static int relay_pass(void *sock, void *ref, uint64_t session)
 {
-    int64_t heard = clk_mono_ms(), pinged = 0, rtt_max = 0, rtt_sum = 0, rtts = 0;
+    relay_link k = { .ref = ref, .session = session, .opened_us = clk_mono_us(),
+                     .told_us = -1 };
+    int64_t heard = clk_mono_ms(), pinged = 0;
     int rc = 0;
-    while (!relay_stop) {
+    while (!relay_stop && !rc) {
         zmq_pollitem_t items[] = { { .socket = sock, .events = ZMQ_POLLIN },
                                    { .socket = ref, .events = ZMQ_POLLIN } };
         zmq_poll(items, 2, 200);
@@ -452,44 +587,34 @@ static int relay_pass(void *sock, void *ref, uint64_t session)
             if (zmq_msg_recv(&f, ref, ZMQ_DONTWAIT) >= 0) {
                 gw_rmsg m = { .type = "data", .session = session };
                 gw_rmsg_send(sock, &m, zmq_msg_data(&f), zmq_msg_size(&f));
+                k.welcomed = 1;
+                k.ended |= is_end(zmq_msg_data(&f), zmq_msg_size(&f));
+                link_tell(&k);
             }
             zmq_msg_close(&f);
         }
-        if (items[0].revents & ZMQ_POLLIN) {
-            gw_rmsg m;
-            zmq_msg_t f;
-            char why[256];
-            int got = gw_rmsg_recv(sock, &m, &f, why, sizeof why);
-            if (got > 0)
-                heard = now;
-            if (got > 0 && !strcmp(m.type, "data") && m.session == session)
-                zmq_send(ref, zmq_msg_data(&f), zmq_msg_size(&f), ZMQ_DONTWAIT);
-            else if (got > 0 && !strcmp(m.type, "pong") && m.t > 0 && now >= m.t) {
-                rtt_sum += now - m.t, rtts++;
-                rtt_max = now - m.t > rtt_max ? now - m.t : rtt_max;
-            }
-            zmq_msg_close(&f);
-            if (got > 0 && !strcmp(m.type, "close") && m.session == session) {
-                fprintf(stderr, "arena relay: %s\n", m.message);
-                rc = -1;
-                break;
-            }
-        }
-        if (now - pinged >= GW_PING_MS) {
+        if (items[0].revents & ZMQ_POLLIN)
+            rc = relay_from_gateway(sock, &k, &heard);
+        if (!rc && now - pinged >= GW_PING_MS) {  /* the gateway's pong: this side alive */
             gw_rmsg ping = { .type = "ping", .t = now };
             gw_rmsg_send(sock, &ping, NULL, 0);
             pinged = now;
         }
-        if (now - heard > GW_SILENT_MS) {
+        if (!rc && k.welcomed && now - k.probed_ms >= LINK_PROBE_MS) {
+            /* The session's ping goes through to the participant: the link. */
+            gw_rmsg probe = { .type = "ping", .session = session, .t = clk_mono_us() };
+            gw_rmsg_send(sock, &probe, NULL, 0);
+            k.probed_ms = now;
+        }
+        if (!rc && now - heard > GW_SILENT_MS) {
             fprintf(stderr, "arena relay: disconnected: the gateway is silent\n");
-            rc = -1;
-            break;
+            rc = REF_RELAY_GONE;
         }
     }
-    if (rtts)
-        fprintf(stderr, "arena relay: the link to the gateway: round trip %.1f ms on average, "
-                "%" PRId64 " ms at most (%" PRId64 " pings)\n", (double)rtt_sum / (double)rtts,
-                rtt_max, rtts);
+    if (k.pongs)
+        fprintf(stderr, "arena relay: the link to the bot: round trip %.1f ms on average, "
+                "%.1f ms at most (%" PRId64 " pings)\n",
+                (double)k.rtt_sum_us / (double)k.pongs / 1000.0, k.rtt_max_us / 1000.0, k.pongs);
     return rc;
 }
 
@@ -537,8 +662,8 @@ int ac_relay(int argc, char **argv)
         ref = zmq_socket(ctx, ZMQ_DEALER);
         int linger = 0;
         zmq_setsockopt(ref, ZMQ_LINGER, &linger, sizeof linger);
-        if (zmq_connect(ref, endpoint) == 0 && relay_pass(sock, ref, open.session) == 0)
-            rc = 0;
+        if (zmq_connect(ref, endpoint) == 0)
+            rc = relay_pass(sock, ref, open.session);
     }
     if (sock && rc == 0) {                /* the referee stops it: the match is over */
         gw_rmsg close = { .type = "close", .session = open.session, .message = "match over" };

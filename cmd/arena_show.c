@@ -99,6 +99,8 @@ typedef struct seat_time {
     int      count;
     uint64_t wall_us, cpu_us, wait_us;
     int      cpu_known, wait_known;
+    int      remote;            /* a remote bot's seat: link_us its link's allowance */
+    uint64_t link_us;
 } seat_time;
 
 static void seat_times(const arena_match *m, seat_time *t, char *clock, size_t clock_size)
@@ -126,6 +128,8 @@ static void seat_times(const arena_match *m, seat_time *t, char *clock, size_t c
             s->wait_known &= d->wait_us != REF_UNMEASURED;
             s->cpu_us += d->cpu_us != REF_UNMEASURED ? d->cpu_us : 0;
             s->wait_us += d->wait_us != REF_UNMEASURED ? d->wait_us : 0;
+            s->remote |= d->remote;
+            s->link_us += d->remote ? d->link_us : 0;
         }
         ref_record_free(&rec);
     }
@@ -171,6 +175,11 @@ int arena_show_match(arena_db *db, int64_t id, int tail_lines, FILE *out, char *
     }
     if (clock[0])
         fprintf(out, "clock: %s\n", clock);
+    for (int i = 0; i < m.seats; i++)
+        if (t[i].remote && t[i].count)
+            fprintf(out, "seat %d played remotely: %.3f s of its time was its link's round trip, "
+                    "not charged (%.1f ms a decision)\n", i, (double)t[i].link_us / 1e6,
+                    (double)t[i].link_us / 1e3 / t[i].count);
     fprintf(out, "result: %s", m.reason);
     if (m.culprit >= 0)
         fprintf(out, " (seat %d)", m.culprit);

@@ -154,15 +154,25 @@ int gw_call(const gw_cred *c, const gw_request *r, int timeout_ms, gw_reply *out
  * bot's or the referee's message as it is:
  *
  *   connect -> gateway: attach {bot}, ping {t}, data {session}+frame,
- *                       close {session, message}
+ *                       close {session, message, ended, status},
+ *                       pong {session, t} (to a session's ping)
  *   gateway -> connect: attached {message}, refused {message}, pong {t},
+ *                       ping {session, t} (a relay's, passed on),
  *                       start {session, token, seat, seed, message},
  *                       data {session}+frame, close {session, message},
  *                       error {message} (a frame refused; the connection stays)
  *   relay -> gateway:   open {bot_id, session, token, seat, seed}, ping {t},
+ *                       ping {session, t} (the link's round trip, measured
+ *                       through to the participant's connect and back),
  *                       data {session}+frame, close {session, message}
  *   gateway -> relay:   opened {session}, absent {session, message},
- *                       pong {t}, data {session}+frame, close {session, message}
+ *                       pong {t}, pong {session, t} (connect's, passed on),
+ *                       data {session}+frame,
+ *                       close {session, message, ended, status}
+ * A close from connect with `ended` says the bot's process ended there
+ * while the connection stayed (1 exited with `status`, 2 killed by signal
+ * `status`): the seat loses as a local bot that exits does, not by
+ * `disconnected`.
  */
 #define GW_PING_MS 1000               /* each side's ping */
 #define GW_SILENT_MS 6000             /* a side not heard this long is gone */
@@ -178,6 +188,8 @@ typedef struct gw_rmsg {
     uint64_t seed;
     char token[80];
     char message[512];
+    int64_t ended;            /* close: 1 the bot exited, 2 killed by a signal */
+    int64_t status;           /* close: its exit status, or the signal */
 } gw_rmsg;
 
 /* Into *buf (malloc'ed). 0, or -1. */

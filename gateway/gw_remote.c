@@ -295,13 +295,15 @@ void gw_remote_participant(gw_remote *g, const arena_user *u, const void *routin
         send_to(g, routing, rlen, &pong, NULL, 0);
         return;
     }
-    int data = !strcmp(m->type, "data");
-    if (!data && strcmp(m->type, "close")) {
+    int data = !strcmp(m->type, "data"), pong = !strcmp(m->type, "pong");
+    if (!data && !pong && strcmp(m->type, "close")) {
         say_to(g, routing, rlen, "error", 0, "refused: a %s message is not a participant's",
                m->type);
         return;
     }
     gw_session *s = session(g, m->session);
+    if (pong && (!s || s->bot_id != c->bot_id))
+        return;                       /* a late answer to a closed session's ping */
     if (!s || s->bot_id != c->bot_id) {
         refuse_frame(g, c, m);
         return;
@@ -313,10 +315,13 @@ void gw_remote_participant(gw_remote *g, const arena_user *u, const void *routin
     }
     gw_rmsg fwd = { .session = s->id };
     snprintf(fwd.type, sizeof fwd.type, "%s", m->type);
-    if (data) {
-        send_to(g, s->relay, s->rlen, &fwd, payload, plen);
+    if (data || pong) {               /* a pong: its relay's clock, echoed */
+        fwd.t = pong ? m->t : 0;
+        send_to(g, s->relay, s->rlen, &fwd, data ? payload : NULL, data ? plen : 0);
         return;
     }
+    fwd.ended = m->ended;
+    fwd.status = m->status;
     txt_set(fwd.message, sizeof fwd.message, "disconnected: the remote side closed the seat: %s",
             m->message);
     send_to(g, s->relay, s->rlen, &fwd, NULL, 0);
@@ -363,11 +368,18 @@ void gw_remote_relay(gw_remote *g, const void *routing, size_t rlen, const gw_rm
     }
     if (!strcmp(m->type, "ping")) {
         int64_t now = clk_mono_ms();
+        gw_session *s = m->session ? session(g, m->session) : NULL;
+        gw_conn *c = s && s->rlen == rlen && !memcmp(s->relay, routing, rlen)
+                         ? conn_by_bot(g, s->bot_id) : NULL;
         for (int i = 0; i < g->nsess; i++)
             if (g->sess[i].rlen == rlen && !memcmp(g->sess[i].relay, routing, rlen))
                 g->sess[i].heard_ms = now;
-        gw_rmsg pong = { .type = "pong", .t = m->t };
-        send_to(g, routing, rlen, &pong, NULL, 0);
+        /* A session's ping goes through to its participant, whose connect
+         * answers: the relay measures the link its seat plays over. */
+        gw_rmsg fwd = { .type = "pong", .t = m->t, .session = c ? m->session : 0 };
+        if (c)
+            snprintf(fwd.type, sizeof fwd.type, "ping");
+        send_to(g, c ? c->routing : routing, c ? c->rlen : rlen, &fwd, NULL, 0);
         return;
     }
     gw_session *s = session(g, m->session);

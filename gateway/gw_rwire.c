@@ -24,7 +24,7 @@ int gw_rmsg_write(const gw_rmsg *m, void **buf, size_t *len)
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
     mpw_begin(&sb, &pk);
-    mpw_message(&pk, m->type, 9);
+    mpw_message(&pk, m->type, 11);
     mpw_str(&pk, "protocol");
     msgpack_pack_int(&pk, GW_PROTOCOL);
     mpw_str(&pk, "session");
@@ -43,6 +43,10 @@ int gw_rmsg_write(const gw_rmsg *m, void **buf, size_t *len)
     mpw_str(&pk, m->token);
     mpw_str(&pk, "message");
     mpw_str(&pk, m->message);
+    mpw_str(&pk, "ended");
+    msgpack_pack_int64(&pk, m->ended);
+    mpw_str(&pk, "status");
+    msgpack_pack_int64(&pk, m->status);
     *buf = sb.data;
     *len = sb.size;
     return sb.data ? 0 : -1;
@@ -98,12 +102,15 @@ int gw_rmsg_read(const void *data, size_t len, gw_rmsg *m, char *why, size_t siz
     else if (unsigned_number(map, "session", &m->session) < 0 ||
              number(map, "bot_id", &m->bot_id) < 0 || number(map, "t", &m->t) < 0 ||
              number(map, "seat", &m->seat) < 0 || unsigned_number(map, "seed", &m->seed) < 0 ||
+             number(map, "ended", &m->ended) < 0 || number(map, "status", &m->status) < 0 ||
              text(map, "bot", m->bot, sizeof m->bot) < 0 ||
              text(map, "token", m->token, sizeof m->token) < 0 ||
              text(map, "message", m->message, sizeof m->message) < 0)
         txt_set(why, size, "a %s message with a bad field", m->type);
     else if (m->seat < 0 || m->seat >= 64)
         txt_set(why, size, "a seat out of range");
+    else if (m->ended < 0 || m->ended > 2 || m->status < 0 || m->status > 255)
+        txt_set(why, size, "an end out of range");
     else
         rc = 0;
     msgpack_unpacked_destroy(&u);

@@ -311,6 +311,8 @@ static void start_clocks(match *m)
     for (int i = 0; i < m->n; i++) {
         m->clocks.seat[i].proc = &m->seats[i].proc;
         m->clocks.seat[i].spawned = m->seats[i].spawned;
+        m->clocks.seat[i].remote = m->cfg->bot_relay[i];
+        m->clocks.seat[i].link_us = -1;
     }
     ref_clocks_start(&m->clocks, m->rec->clock, sizeof m->rec->clock);
 }

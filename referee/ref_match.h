@@ -27,7 +27,8 @@ typedef struct ref_config {
     const char *bot_cwd[GAME_MAX_SEATS];   /* NULL: the referee's */
     int      bot_relay[GAME_MAX_SEATS];    /* 1: the arena's relay to a remote bot, a
                                               trusted program run outside the sandbox;
-                                              its exit REF_RELAY_GONE: `disconnected` */
+                                              its exit REF_RELAY_GONE: `disconnected`;
+                                              its notes: ref_relay.h */
     ref_terms terms;              /* time control and limits (ref_terms.h); its
                                      memory_mb, when not -1, overrides limits' */
     int      unmetered;           /* 1: no CPU or CPU-wait figures, the wall clock, no
@@ -58,6 +59,8 @@ void ref_config_default(ref_config *c);
 #define REF_DISCONNECT     "disconnect"
 #define REF_DISCONNECTED   "disconnected"   /* a remote bot's connection to the arena lost */
 #define REF_RELAY_GONE     75               /* the relay's exit status when it is */
+#define REF_RELAY_ENDED    76               /* ... when the bot's process ended at its
+                                               participant's machine (`crash`) */
 #define REF_MALFORMED      "malformed"
 #define REF_OVERSIZED      "oversized"
 #define REF_ILLEGAL        "illegal_action"

@@ -19,6 +19,7 @@
 #include <zmq.h>
 #include "ref_match_internal.h"
 #include "ref_msg.h"
+#include "ref_relay.h"
 #include "ref_reply.h"
 
 /* ---- sockets ------------------------------------------------------------ */
@@ -194,6 +195,11 @@ static void judge_exit(match *m, int i)
         match_forfeit(m, i, REF_DISCONNECTED, "seat %d's remote bot disconnected", i);
         return;
     }
+    if (m->cfg->bot_relay[i] && WIFEXITED(st) && WEXITSTATUS(st) == REF_RELAY_ENDED) {
+        match_forfeit(m, i, REF_CRASH, "seat %d's remote bot ended at its participant's machine "
+                      "(its log says how)", i);
+        return;
+    }
     match_forfeit(m, i, clean ? REF_EXIT : REF_CRASH, "seat %d's bot %s", i, text);
 }
 
@@ -320,26 +326,54 @@ static void drop(match *m, int i, const char *why)
     }
 }
 
+/* A note of seat i's relay (ref_relay.h), from its own connection: its
+ * link's round trip kept for its clock, or its bot's end at its
+ * participant's machine judged as a local bot's exit is. 1, or -1 after
+ * that forfeit. A note that does not read is dropped: the relay is the
+ * arena's own program. */
+static int relay_note(match *m, int i, zmq_msg_t *frame)
+{
+    ref_relay_note n;
+    if (ref_relay_note_read(zmq_msg_data(frame), zmq_msg_size(frame), &n) < 0)
+        return 1;
+    if (n.rtt_us >= 0)
+        m->clocks.seat[i].link_us = n.rtt_us;
+    if (n.ended == 1)
+        match_forfeit(m, i, n.status ? REF_CRASH : REF_EXIT, "seat %d's remote bot exited with "
+                      "status %" PRId64 " at its participant's machine", i, n.status);
+    else if (n.ended == 2)
+        match_forfeit(m, i, REF_CRASH, "seat %d's remote bot was killed by signal %" PRId64
+                      " at its participant's machine", i, n.status);
+    return n.ended ? -1 : 1;
+}
+
 /* Receives one message on seat i's socket: identity frame, one payload
- * frame. Returns 0 with *msg decoded, 1 when there was nothing for the
- * referee (a message from another connection is dropped), or -1 after a
- * forfeit, which only the seat's own connection can cause. */
+ * frame (a relay's seat: or its note, two). Returns 0 with *msg decoded, 1
+ * when there was nothing for the referee (a message from another
+ * connection is dropped), or -1 after a forfeit, which only the seat's own
+ * connection can cause. */
 static int receive(match *m, int i, msgpack_unpacked *msg)
 {
     seat *s = &m->seats[i];
-    zmq_msg_t id, body;
+    zmq_msg_t id, body, second;
     zmq_msg_init(&id);
     zmq_msg_init(&body);
+    zmq_msg_init(&second);
     int frames = 0, rc = -1;
     if (zmq_msg_recv(&id, s->sock, ZMQ_DONTWAIT) < 0) {
         zmq_msg_close(&id);
         zmq_msg_close(&body);
+        zmq_msg_close(&second);
         return 1;       /* nothing after all */
     }
     int more = zmq_msg_more(&id);
     if (more && zmq_msg_recv(&body, s->sock, 0) >= 0) {
         frames = 1;
         more = zmq_msg_more(&body);
+    }
+    if (more && zmq_msg_recv(&second, s->sock, 0) >= 0) {
+        frames = 2;
+        more = zmq_msg_more(&second);
     }
     while (more) {      /* extra frames: read them all, then complain */
         zmq_msg_t extra;
@@ -359,6 +393,14 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
                                                                  idlen);
     const char *bad = NULL;
     char why[160];
+    if (frames == 2 && m->cfg->bot_relay[i] && zmq_msg_size(&body) == strlen(REF_RELAY_MARK) &&
+        !memcmp(zmq_msg_data(&body), REF_RELAY_MARK, zmq_msg_size(&body))) {
+        rc = own ? relay_note(m, i, &second) : 1;
+        zmq_msg_close(&id);
+        zmq_msg_close(&body);
+        zmq_msg_close(&second);
+        return rc;
+    }
     if (frames != 1) {
         snprintf(why, sizeof why, "seat %d sent %d frames; one is expected", i, frames);
         bad = why;
@@ -389,6 +431,7 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
     }
     zmq_msg_close(&id);
     zmq_msg_close(&body);
+    zmq_msg_close(&second);
     return rc;
 }
 

@@ -57,6 +57,8 @@ int ref_record_write(const ref_record *r, const game_api *g, FILE *f)
             fprintf(f, " cpu=%.3f", d->cpu_us / 1000.0);
         if (d->wait_us != REF_UNMEASURED)
             fprintf(f, " wait=%.3f", d->wait_us / 1000.0);
+        if (d->remote)
+            fprintf(f, " link=%.3f", d->link_us / 1000.0);
         if (d->log_end != REF_LOG_UNMARKED)
             fprintf(f, " log=%" PRIu64, d->log_end);
         fprintf(f, " %s %s\n", d->substituted ? "random" : "-", text);
@@ -121,7 +123,7 @@ static int read_ms(const char *text, uint32_t *us)
     return 0;
 }
 
-/* "SEAT MS [cpu=MS] [wait=MS] [log=BYTES] HOW ACTION"; unknown KEY=VALUE
+/* "SEAT MS [cpu=MS] [wait=MS] [link=MS] [log=BYTES] HOW ACTION"; unknown KEY=VALUE
  * fields are skipped, so that a later field does not make old readers
  * fail. */
 static int parse_decision(ref_record *r, const game_api *g, char *rest)
@@ -132,8 +134,10 @@ static int parse_decision(ref_record *r, const game_api *g, char *rest)
     ref_decision d = { .cpu_us = REF_UNMEASURED, .wait_us = REF_UNMEASURED,
                        .log_end = REF_LOG_UNMARKED };
     for (; how && strchr(how, '='); how = strtok_r(NULL, " ", &save)) {
-        uint32_t *field = !strncmp(how, "cpu=", 4) ? &d.cpu_us
-                          : !strncmp(how, "wait=", 5) ? &d.wait_us : NULL;
+        uint32_t *field = !strncmp(how, "cpu=", 4)    ? &d.cpu_us
+                          : !strncmp(how, "wait=", 5) ? &d.wait_us
+                          : !strncmp(how, "link=", 5) ? &d.link_us : NULL;
+        d.remote |= field == &d.link_us;
         if (field && read_ms(strchr(how, '=') + 1, field) < 0)
             return -1;
         int64_t bytes;

@@ -9,7 +9,7 @@
  *   isolation auto env cgroup(v1: memory pids cpu cpuacct freezer) uid ns(...)
  *   bot 0 random 1.0
  *   bot 1 greedy 1.0
- *   clock cpu ceiling=3 between=frozen
+ *   clock cpu ceiling=3 between=frozen   (link<=250 after `between` with a remote seat)
  *   decision 0 0.412 cpu=0.398 wait=0.002 - ACTION   (in the game's notation)
  *   decision 1 0.380 cpu=0.301 wait=0.050 random ACTION   (substituted after a strike)
  *   result 0 1
@@ -27,7 +27,10 @@
  * A decision line is: seat, milliseconds the bot took (wall), then
  * optional KEY=VALUE fields (`cpu`: milliseconds of CPU all its processes
  * and threads used; `wait`: milliseconds its threads were runnable but
- * waiting for a CPU, summed over threads), how the action came ("-" the
+ * waiting for a CPU, summed over threads; `link`: a remote seat's, the
+ * milliseconds of its wall time not charged for its link's round trip
+ * (its allowance, at most its wall time), ref_turn.h; `log`:
+ * where its seat's log ended), how the action came ("-" the
  * bot's own, "random" substituted by the referee), the action in the
  * game's notation. Records written before the clock line have neither it
  * nor the fields. Replaying (seed, options, actions) reproduces every
@@ -51,6 +54,9 @@ typedef struct ref_decision {
     uint32_t    wait_us;       /* time it waited for a CPU, or REF_UNMEASURED */
     uint8_t     seat;
     uint8_t     substituted;   /* the referee chose it after a strike */
+    uint8_t     remote;        /* a remote seat's: link_us is said */
+    uint32_t    link_us;       /* remote: its wall time not charged for its link
+                                * (its allowance, at most the wall time) */
     uint64_t    log_end;       /* the size of the seat's log file when the
                                 * answer came (what it printed while deciding
                                 * ends there), or REF_LOG_UNMARKED */

@@ -95,13 +95,43 @@ void ref_clocks_start(ref_clocks *k, char *line, size_t size)
     char ceiling[24] = "";      /* " ceiling=" and a %g: at most 22 */
     if (k->mode == REF_CLOCK_CPU)
         snprintf(ceiling, sizeof ceiling, " ceiling=%g", k->wall_ceiling);
-    snprintf(line, size, "%s%s between=%s%s", ref_clock_mode_name(k->mode), ceiling,
-             k->ponder || k->unmetered ? "ponder" : k->freeze ? "frozen" : "charged",
+    /* A remote seat's: the bound of its link's allowance, ms. */
+    char link[24] = "";
+    for (int i = 0; i < k->n && !link[0]; i++)
+        if (k->seat[i].remote)
+            snprintf(link, sizeof link, " link<=%g", ref_link_bound_us(k->move_ms) / 1000.0);
+    snprintf(line, size, "%s%s between=%s%s%s", ref_clock_mode_name(k->mode), ceiling,
+             k->ponder || k->unmetered ? "ponder" : k->freeze ? "frozen" : "charged", link,
              k->unmetered           ? " (unmetered)"
              : k->mode != k->want   ? " (no CPU time here)" : "");
 }
 
+/* ---- a remote seat's link ---------------------------------------------- */
+
+int64_t ref_link_bound_us(int64_t move_ms)
+{
+    int64_t half = move_ms * 1000 / 2;
+    return half < REF_LINK_BOUND_MS * 1000 ? half : REF_LINK_BOUND_MS * 1000;
+}
+
+int64_t ref_link_allowance_us(int64_t rtt_us, int64_t bound_us)
+{
+    return rtt_us <= 0 ? 0 : rtt_us < bound_us ? rtt_us : bound_us;
+}
+
+int64_t ref_link_charge_us(int64_t wall_us, int64_t rtt_us, int64_t bound_us)
+{
+    int64_t left = wall_us - ref_link_allowance_us(rtt_us, bound_us);
+    return left > 0 ? left : 0;
+}
+
 /* ---- one decision ------------------------------------------------------- */
+
+/* A seat's allowance for its link now (0 for a local seat). */
+static int64_t link_allowance(const ref_clocks *k, const ref_seat_clock *s)
+{
+    return s->remote ? ref_link_allowance_us(s->link_us, ref_link_bound_us(k->move_ms)) : 0;
+}
 
 static uint32_t clamp_us(int64_t us)
 {
@@ -121,6 +151,7 @@ void ref_turn_open(ref_clocks *k, int i, ref_turn *t)
     t->wait0 = s->meter.wait_ns;
     t->cpu = k->mode == REF_CLOCK_CPU;
     t->budget = k->move_ms * 1000 + s->bank_us;
+    t->allow = link_allowance(k, s);
     t->sent = clk_now_us(k->clock);
     /* Under the CPU clock a decision is charged its CPU time or the wall
      * time it was not waiting for a CPU (sleeping, blocked, or running),
@@ -157,14 +188,14 @@ static int64_t cpu_look(const ref_clocks *k, int64_t left_us)
 
 int64_t ref_turn_wake(const ref_clocks *k, const ref_turn *t)
 {
-    int64_t wake = t->until;
+    int64_t wake = t->until + t->allow;
     if (t->cpu) {
         /* Its CPU time is looked at; its time not waiting for a CPU runs
          * out, at the earliest, if it waits no more. */
         const ref_seat_clock *s = &k->seat[t->seat];
         int64_t look = clk_now_us(k->clock) +
                        cpu_look(k, t->budget - (int64_t)(s->meter.cpu_ns - t->cpu0) / 1000);
-        int64_t awake_out = t->sent + t->budget + t->waits + 1;
+        int64_t awake_out = t->sent + t->budget + t->allow + t->waits + 1;
         wake = look < wake ? look : wake;
         wake = awake_out < wake ? awake_out : wake;
     }
@@ -181,6 +212,10 @@ void ref_turn_measure(ref_clocks *k, ref_turn *t, ref_decision *d)
     d->cpu_us = s->meter.cpu_known ? clamp_us(t->cpu_used) : REF_UNMEASURED;
     d->wait_us = s->meter.wait_known ? clamp_us((int64_t)(s->meter.wait_ns - t->wait0) / 1000)
                                      : REF_UNMEASURED;
+    /* A remote seat's allowance: its link as its relay last said. */
+    t->allow = link_allowance(k, s);
+    d->remote = (uint8_t)s->remote;
+    d->link_us = clamp_us(t->allow < t->wall ? t->allow : t->wall);     /* what it takes off */
 }
 
 /* How soon a decision late by its wall time, while a thread was runnable,
@@ -203,17 +238,21 @@ ref_turn_verdict ref_turn_judge(ref_clocks *k, ref_turn *t, const ref_decision *
         wait = (wait > 0 ? wait : 0) + own;
     t->wait = wait;
     t->waits = wait > 0 ? wait : 0;
-    int64_t used = cpu ? ref_meter_charge(cpu_used, wall, wait) : wall;
+    /* The wall time less a remote seat's link (ref_link_charge_us). */
+    int64_t awake_wall = wall - t->allow;
+    int64_t used = cpu ? ref_meter_charge(cpu_used, awake_wall, wait)
+                       : awake_wall > 0 ? awake_wall : 0;
     t->used = used;
-    int late = used > budget || t->sent + wall > t->until;
+    int late = used > budget || t->sent + wall > t->until + t->allow;
     /* Late by its time not waiting for a CPU alone, while a thread of
      * its or the referee's is runnable: that thread's wait so far is
      * not counted yet. Judged again once it has run (its CPU time
      * still counts), up to the wall ceiling: a bot that keeps a thread
      * runnable without running (nice, SCHED_IDLE) gains no more. */
     if (!answered && late && cpu && cpu_used <= budget && used <= t->ceiling &&
-        t->sent + wall <= t->until && ref_meter_runnable(&k->seat[t->seat].meter, &k->own)) {
-        t->waits = wall - budget + RECHECK_US;     /* awake_out: in RECHECK_US */
+        t->sent + wall <= t->until + t->allow &&
+        ref_meter_runnable(&k->seat[t->seat].meter, &k->own)) {
+        t->waits = awake_wall - budget + RECHECK_US;     /* awake_out: in RECHECK_US */
         return REF_TURN_WAIT;
     }
     if (!answered)
@@ -245,6 +284,9 @@ int ref_turn_timed_out(ref_clocks *k, const ref_turn *t, ref_decision *d, char *
         snprintf(why, size, "no action within %u ms, %" PRId64 " ms of them not "
                  "waiting for a CPU, over its %" PRId64 " ms", d->micros / 1000,
                  charged / 1000, budget / 1000);
+    else if (t->allow > 0)
+        snprintf(why, size, "no action within %u ms, less %" PRId64 " ms for its link, over "
+                 "its %" PRId64 " ms", d->micros / 1000, t->allow / 1000, budget / 1000);
     else
         snprintf(why, size, "no action within %u ms", d->micros / 1000);
     return 0;

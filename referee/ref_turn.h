@@ -11,6 +11,8 @@
  *         sleeping or blocked bot spends its time as a thinking one does;
  *         a bot is never charged for waiting for a CPU.
  *   wall: the time from request to answer, whatever the machine did.
+ * A remote seat (the arena's relay to a bot played from its participant's
+ * machine) is charged either less its link's allowance (ref_link_charge_us).
  */
 #ifndef REF_TURN_H
 #define REF_TURN_H
@@ -28,6 +30,25 @@
  * however long the bot waited for a CPU (then `contended`). */
 #define REF_STARVED 10
 
+/* A remote seat's link: each of its decisions' wall time is its bot's
+ * time plus the round trip between the referee's machine and its
+ * participant's, which the relay measures on the seat's own connection
+ * (a ping through the gateway to `arena connect` and back) and tells the
+ * referee (ref_relay.h). That round trip is not charged, up to a bound:
+ * REF_LINK_BOUND_MS, and never more than half the move time. The relay
+ * cannot tell a slow link from a participant's program that holds its
+ * pongs back; the bound is what such a program can gain at most. */
+#define REF_LINK_BOUND_MS 250
+
+/* The bound under a move time: min(REF_LINK_BOUND_MS, move_ms / 2), us. */
+int64_t ref_link_bound_us(int64_t move_ms);
+/* A decision's allowance: its link's round trip (-1: not measured yet, 0),
+ * at most the bound. */
+int64_t ref_link_allowance_us(int64_t rtt_us, int64_t bound_us);
+/* The rule: the wall time measured at the referee less the allowance,
+ * never below 0. */
+int64_t ref_link_charge_us(int64_t wall_us, int64_t rtt_us, int64_t bound_us);
+
 /* One seat's clock. */
 typedef struct ref_seat_clock {
     ref_proc *proc;             /* its bot's process (the match's seat) */
@@ -38,6 +59,9 @@ typedef struct ref_seat_clock {
     int      pondered;          /* it ran between its turns: frozen there from now on */
     uint64_t off_turn_ns;       /* CPU it ran between its turns, in all */
     uint64_t turn_end_ns;       /* its CPU time when its last turn ended */
+    int      remote;            /* a remote bot's relay: its link is allowed for */
+    int64_t  link_us;           /* remote: the link's round trip its relay last
+                                   said, -1 none yet */
 } ref_seat_clock;
 
 /* The match's clocks. The time control's fields are the match terms', and
@@ -81,6 +105,7 @@ typedef struct ref_turn {
     int64_t  others0, self_last;    /* the referee's threads' waits */
     int64_t  waits;             /* the machine's share of the wall time so far */
     int64_t  wall, cpu_used, used, wait;    /* at the last look */
+    int64_t  allow;             /* the seat's link's allowance at the last look */
 } ref_turn;
 
 typedef enum { REF_TURN_WAIT, REF_TURN_LATE, REF_TURN_IN_TIME } ref_turn_verdict;

@@ -5,8 +5,11 @@
 # by `arena connect` on this machine through the gateway over CURVE on
 # loopback), both against the random bot in one tournament, --clock wall,
 # one match at a time. Prints each one's mean wall time per decision as the
-# referee measured it (its records), and the difference: what the relay,
-# the gateway and the CURVE link cost a decision. As root, where ip and tc
+# referee measured it (its records), the part of it a remote seat was
+# allowed for its link (its round trip, bounded: not charged) and what was
+# charged, and the difference and ratios to the local copy: what the relay,
+# the gateway and the CURVE link cost a decision, and what of it the
+# allowance gives back. As root, where ip and tc
 # are, a third copy plays from a network namespace of its own whose link
 # to the gateway has 20 ms added to each round trip (netem, 10 ms each way).
 #
@@ -66,19 +69,29 @@ A bot add opponent --no-test --cmd "$random" >/dev/null
 A tournament --format gauntlet "${bots[@]}" --games "$games" --clock wall \
   --concurrency 1 --move-ms 5000 --bank-ms 60000 --quiet >/dev/null 2>"$tmp/tour.err" ||
   { cat "$tmp/tour.err" >&2; exit 1; }
-# Each match's seat lines: "SEAT BOT VERSION ID SCORE DECISIONS TIME(s) ...".
+# Each match's seat lines: "SEAT BOT VERSION ID SCORE DECISIONS TIME(s) ...", and a
+# remote seat's "seat N played remotely: S s of its time was its link's round trip,
+# not charged": the allowance (sdk/PROTOCOL.md), off the wall time when charged.
 n=$(A matches --format csv | tail -n +2 | grep -c .)
 for id in $(seq "$n"); do A match "$id"; done | awk '
+  /^match / { delete name }
+  $1 ~ /^[0-9]+$/ && NF >= 7 { name[$1] = $2 }
   $2 == "remote" || $2 == "local" || $2 == "remote20" {
     t = $7; sub(/s$/, "", t); time[$2] += t; dec[$2] += $6; matches[$2]++ }
+  /^seat [0-9]+ played remotely: / { link[name[$2]] += $5 }
   END {
     for (b in time)
-      printf "%-8s greedy: %4d matches, %6d decisions, %.3f ms per decision (wall, at the referee)\n",
-             b, matches[b], dec[b], 1000 * time[b] / dec[b]
+      printf "%-8s greedy: %4d matches, %6d decisions, %.3f ms per decision (wall, at the referee), %.3f ms of it its link allowance: %.3f ms charged\n",
+             b, matches[b], dec[b], 1000 * time[b] / dec[b], 1000 * link[b] / dec[b],
+             1000 * (time[b] - link[b]) / dec[b]
     if (dec["remote"] && dec["local"])
-      printf "remote - local: %.3f ms per decision (relay, gateway, CURVE on loopback)\n",
-             1000 * (time["remote"] / dec["remote"] - time["local"] / dec["local"])
+      printf "remote - local: %.3f ms per decision (relay, gateway, CURVE on loopback); remote / local: %.2f wall, %.2f charged\n",
+             1000 * (time["remote"] / dec["remote"] - time["local"] / dec["local"]),
+             (time["remote"] / dec["remote"]) / (time["local"] / dec["local"]),
+             ((time["remote"] - link["remote"]) / dec["remote"]) / (time["local"] / dec["local"])
     if (dec["remote20"] && dec["local"])
-      printf "remote20 - local: %.3f ms per decision (the same, 20 ms added to each round trip)\n",
-             1000 * (time["remote20"] / dec["remote20"] - time["local"] / dec["local"])
+      printf "remote20 - local: %.3f ms per decision (the same, 20 ms added to each round trip); remote20 / local: %.2f wall, %.2f charged\n",
+             1000 * (time["remote20"] / dec["remote20"] - time["local"] / dec["local"]),
+             (time["remote20"] / dec["remote20"]) / (time["local"] / dec["local"]),
+             ((time["remote20"] - link["remote20"]) / dec["remote20"]) / (time["local"] / dec["local"])
   }'

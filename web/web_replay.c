@@ -216,6 +216,8 @@ static void decisions_json(jw *w, const ref_record *rec, const game_api *g, void
         measured_ms(w, d->cpu_us);
         jw_key(w, "wait_ms");
         measured_ms(w, d->wait_us);
+        jw_key(w, "link_ms");           /* a remote seat's link allowance */
+        measured_ms(w, d->remote ? d->link_us : REF_UNMEASURED);
         jw_key(w, "substituted");
         jw_bool(w, d->substituted);
         if (view < 0 || d->seat == view) {

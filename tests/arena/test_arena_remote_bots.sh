@@ -14,18 +14,21 @@
 #   shown not connected (absent past --absent-after);
 # - it comes back and plays again; a second connection takes over from the
 #   first, which is told why and stops;
+# - its program crashes at the participant's machine mid-match, connect
+#   still connected: that match is lost by `crash` (not `disconnected`),
+#   its detail saying where;
 # - netns: its link cut past the silence limit, connect reconnects and it
 #   plays again;
 # - its participant revoked: the running connect is told so and stops, a
 #   new one is refused.
 #
-# usage: test_arena_remote_bots.sh ARENA RANDOM GREEDY SQL FORGE loopback|netns
+# usage: test_arena_remote_bots.sh ARENA RANDOM GREEDY SQL FORGE loopback|netns BADBOT
 # netns: the participant in a network namespace of its own, joined to the
 # arena's by a veth pair (root only; else it skips, exit 77).
 set -euo pipefail
-[ $# -eq 6 ] || { echo "usage: $0 ARENA RANDOM GREEDY SQL FORGE loopback|netns" >&2; exit 2; }
+[ $# -eq 7 ] || { echo "usage: $0 ARENA RANDOM GREEDY SQL FORGE loopback|netns BADBOT" >&2; exit 2; }
 ARENA=$(readlink -f "$1") RANDOM_BOT=$(readlink -f "$2") GREEDY_BOT=$(readlink -f "$3")
-SQLTOOL=$(readlink -f "$4") FORGE=$(readlink -f "$5") WHERE=$6
+SQLTOOL=$(readlink -f "$4") FORGE=$(readlink -f "$5") WHERE=$6 BADBOT=$(readlink -f "$7")
 
 if [ "$WHERE" = netns ]; then
   skip() { echo "SKIP: $*: network namespaces need root (CI runs it as root)"; exit 77; }
@@ -133,13 +136,16 @@ at_least() { [ "$("$1")" -ge "$2" ]; }
 # hers is surely running for 2 s after its session opened (forged, below).
 printf '#!/bin/sh\nsleep 2\nexec "%s"\n' "$RANDOM_BOT" >"$T/alice/late_bot"
 chmod +x "$T/alice/late_bot"
-start_connect() {   # start_connect LOG: alice's connect, in CONNECT_PID
-  : >"$T/$1"
+start_connect() {   # start_connect LOG [CMD...]: alice's connect, in CONNECT_PID
+  local log=$1
+  shift
+  [ $# -gt 0 ] || set -- "$T/alice/late_bot"
+  : >"$T/$log"
   "${HOME_[@]}" "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- \
-    "$T/alice/late_bot" >>"$T/$1" 2>&1 &
+    "$@" >>"$T/$log" 2>&1 &
   CONNECT_PID=$!
   PIDS+=("$CONNECT_PID")
-  eventually grep -q "^connected as rb@1" "$T/$1" || fail "connect: $(cat "$T/$1")"
+  eventually grep -q "^connected as rb@1" "$T/$log" || fail "connect: $(cat "$T/$log")"
 }
 start_connect connect1.log
 ar bot list | grep -q "^rb .* remote, connected" || fail "rb not shown connected"
@@ -157,6 +163,37 @@ grep -q "^match started: rb@1 seat [01] (session " "$T/connect1.log" &&
 [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")" = 0 ] ||
   fail "a disconnection while connected"
 note "rb played its 4 tournament matches on resuming, then $(rb_ladder) ladder matches"
+
+# ---- the link's allowance, per decision in the record --------------------------
+new_test link
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+# rb's newest ladder match played out: each of rb's decisions carries its
+# link's allowance (link=MS, the round trip its relay measured through the
+# gateway to connect, at most min(250, move/2) ms), the local seat's none;
+# the clock line gives the bound; `arena match` sums it.
+read -r mid rseat < <(sql "SELECT m.id || ' ' || s.seat FROM matches m JOIN match_seats s
+  ON s.match_id = m.id JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'
+  AND m.culprit IS NULL AND m.ladder_id IS NOT NULL ORDER BY m.id DESC LIMIT 1")
+sql "SELECT record FROM matches WHERE id = $mid" >"$T/rb.record"
+grep -q "^clock .* link<=250" "$T/rb.record" || fail "no link bound: $(grep ^clock "$T/rb.record")"
+mine=$(grep -c "^decision $rseat " "$T/rb.record") || fail "no decisions of rb's"
+linked=$(grep -c "^decision $rseat [0-9.]* .*link=[0-9]*\.[0-9]\{3\} " "$T/rb.record") || true
+[ "$linked" = "$mine" ] || fail "$linked of rb's $mine decisions carry link=: $(head -20 "$T/rb.record")"
+! grep "^decision $(( 1 - rseat )) " "$T/rb.record" | grep -q "link=" ||
+  fail "the local seat's decisions carry link="
+# measured: some allowance above 0, none above the bound
+awk -v s="$rseat" '$1 == "decision" && $2 == s { for (i = 3; i <= NF; i++)
+  if ($i ~ /^link=/) { v = substr($i, 6) + 0; if (v > 250) bad = 1; if (v > 0) some = 1 } }
+  END { exit !(some && !bad) }' "$T/rb.record" || fail "link= not in (0, 250]: $(grep -o "link=[0-9.]*" "$T/rb.record" | sort -u | head)"
+ar match "$mid" | grep -q "^seat $rseat played remotely: [0-9.]* s of its time was its link's round trip" ||
+  fail "arena match: $(ar match "$mid" | head -8)"
+# the replay's JSON (the page --html writes): link_ms for rb's decisions, null for the other's
+ar export "$mid" --html "$T/rb.html"
+grep -q "\"seat\":$rseat,[^}]*\"link_ms\":[0-9]" "$T/rb.html" &&
+  grep -q "\"seat\":$(( 1 - rseat )),[^}]*\"link_ms\":null" "$T/rb.html" &&
+  ! grep -q "\"seat\":$(( 1 - rseat )),[^}]*\"link_ms\":[0-9]" "$T/rb.html" ||
+  fail "the replay's link_ms: $(grep -o '"link_ms":[^,]*' "$T/rb.html" | sort | uniq -c | head)"
+note "match $mid: rb's $mine decisions carry link= ($(grep -o "link=[0-9.]*" "$T/rb.record" | sort -t= -k2 -n | tail -1) at most), the local seat's none"
 
 # ---- a frame for another bot's session ----------------------------------------
 new_test forged
@@ -239,13 +276,57 @@ if [ "$WHERE" = netns ]; then
   note "the link cut: connect reconnected and rb plays again"
 fi
 
+# ---- its program crashes at home, connect still connected ---------------------
+new_test crashed
+DB=$ROOT/setup/arena.db T=$ROOT/setup
+# badbot aborts at its 3rd decision: connect (a newer connection, taking
+# over) stays, and the match is lost by crash, the detail saying where.
+crashes() { sql "SELECT count(*) FROM matches m JOIN match_seats s ON s.match_id = m.id
+  AND s.seat = m.culprit JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'
+  AND m.reason = 'crash'"; }
+disconnects=$(sql "SELECT count(*) FROM matches WHERE reason = 'disconnected'")
+older=$CONNECT_PID
+start_connect connect4.log "$BADBOT" crash 3
+wait_exit "$older"
+at_least_one() { [ "$(crashes)" -ge 1 ]; }
+eventually at_least_one || fail "no match of rb's lost by crash: $(sql "SELECT reason, detail
+  FROM matches ORDER BY id DESC LIMIT 3")"
+detail=$(sql "SELECT m.detail FROM matches m JOIN match_seats s ON s.match_id = m.id
+  AND s.seat = m.culprit JOIN bots b ON b.id = s.bot_id WHERE b.name = 'rb'
+  AND m.reason = 'crash' ORDER BY m.id LIMIT 1")
+grep -q "^seat [01]'s remote bot was killed by signal 6 at its participant's machine$" \
+  <<<"$detail" || fail "the crash's detail: $detail"
+grep -q "^match ended: rb@1 seat [01] (the bot killed by signal 6)" "$T/connect4.log" ||
+  fail "connect's line: $(cat "$T/connect4.log")"
+kill -0 "$CONNECT_PID" || fail "connect stopped: $(cat "$T/connect4.log")"
+# Only the older connection's matches cut by the takeover may be lost so.
+[ "$(sql "SELECT count(*) FROM matches m WHERE reason = 'disconnected' AND m.id > (SELECT
+  max(id) FROM matches WHERE reason = 'crash')")" = 0 ] ||
+  fail "disconnected after the crash: $(sql "SELECT reason, detail FROM matches
+  WHERE reason = 'disconnected'")"
+note "$(crashes) of rb's matches lost by crash ($detail); $disconnects by disconnected before"
+# A program that exits 3 at once, before its hello: crash too, its relay's log
+# (the seat's) saying how.
+older=$CONNECT_PID
+printf '#!/bin/sh\nexit 3\n' >"$T/alice/gone_bot"
+chmod +x "$T/alice/gone_bot"
+start_connect connect5.log "$T/alice/gone_bot"
+wait_exit "$older"
+early() { [ "$(sql "SELECT count(*) FROM matches WHERE reason = 'crash' AND detail LIKE
+  '%remote bot ended at its participant''s machine (its log says how)'")" -ge 1 ]; }
+eventually early || fail "no match lost by crash before the hello: $(sql "SELECT reason, detail
+  FROM matches ORDER BY id DESC LIMIT 3")"
+grep -q "^match ended: rb@1 seat [01] (the bot exited with status 3)" "$T/connect5.log" ||
+  fail "connect's line: $(cat "$T/connect5.log")"
+note "a program that exits before its hello: lost by crash too"
+
 # ---- revoked ---------------------------------------------------------------------
 new_test revoked
 DB=$ROOT/setup/arena.db T=$ROOT/setup
 ar user revoke alice >/dev/null
 wait_exit "$CONNECT_PID"
-[ "$WAITED" = 1 ] && grep -q "^refused: the access of alice was revoked" "$T/connect3.log" ||
-  fail "the running connect: $WAITED $(cat "$T/connect3.log")"
+[ "$WAITED" = 1 ] && grep -q "^refused: the access of alice was revoked" "$T/connect5.log" ||
+  fail "the running connect: $WAITED $(cat "$T/connect5.log")"
 rc=0; out=$(home "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- "$RANDOM_BOT") ||
   rc=$?
 [ $rc = 1 ] && grep -q "^refused: the access of alice was revoked" <<<"$out" ||

@@ -77,6 +77,9 @@
     // CPU and wait columns when the record measured them (records before
     // the clock line did not: null).
     const measured = match.decisions.some(d => d.cpu_ms !== null || d.wait_ms !== null);
+    // A remote bot's link allowance (the round trip not charged): a column
+    // when a seat played from its participant's machine.
+    const linked = match.decisions.some(d => d.link_ms !== null && d.link_ms !== undefined);
     const rows = match.decisions.map((d, i) => el('tr', { 'data-step': i + 1, onclick: () => go(i + 1) },
       el('td', { class: 'num muted' }, i + 1),
       el('td', { class: 'seat' + d.seat }, seatName(d.seat)),
@@ -85,12 +88,15 @@
         d.log ? el('pre', { class: 'dlog', title: 'printed while deciding' }, d.log.replace(/\n$/, '')) : null),
       el('td', { class: 'num muted' }, fixed(d.ms, 1)),
       measured ? [el('td', { class: 'num muted cpu' }, fixed(d.cpu_ms, 1)),
-                  el('td', { class: 'num muted wait' }, fixed(d.wait_ms, 1))] : null));
-    const heads = ['#', 'Seat', 'Decision', 'ms'].concat(measured ? ['CPU', 'Wait'] : []);
+                  el('td', { class: 'num muted wait' }, fixed(d.wait_ms, 1))] : null,
+      linked ? el('td', { class: 'num muted link' }, fixed(d.link_ms, 1)) : null));
+    const heads = ['#', 'Seat', 'Decision', 'ms'].concat(measured ? ['CPU', 'Wait'] : [],
+      linked ? ['Link'] : []);
     const list = el('div', { class: 'actions', id: 'actions' }, el('table', {},
       el('thead', {}, el('tr', {}, heads.map(h => el('th', {
         title: { ms: 'milliseconds the bot took (wall)', CPU: 'milliseconds of CPU its processes used',
-                 Wait: 'milliseconds its threads waited for a CPU' }[h] || null }, h)))),
+                 Wait: 'milliseconds its threads waited for a CPU',
+                 Link: 'a remote bot\'s network round trip, in ms: not charged' }[h] || null }, h)))),
       el('tbody', {}, rows)));
     const logs = match.logs.map(l => el('div', {}, el('h2', {}, `Log of ${seatName(l.seat)} (seat ${l.seat})`),
       l.text ? el('pre', { class: 'log' }, l.text) : el('p', { class: 'muted' }, 'Nothing printed.')));
