@@ -18,7 +18,8 @@
 #   still connected: that match is lost by `crash` (not `disconnected`),
 #   its detail saying where;
 # - netns: its link cut past the silence limit, connect reconnects and it
-#   plays again;
+#   plays again; cut again while a newer connect attaches: the one coming
+#   back is refused (the newer one wins whatever the network's order);
 # - its participant revoked: the running connect is told so and stops, a
 #   new one is refused.
 #
@@ -274,6 +275,32 @@ if [ "$WHERE" = netns ]; then
   played=$(rb_played)
   eventually rb_more || fail "rb did not play after the fault"
   note "the link cut: connect reconnected and rb plays again"
+
+  # Cut again, and while it is away another connect for rb attaches (from
+  # the organizer's side, where the gateway is still reached): the one
+  # coming back is the older and is refused; it does not take rb back.
+  new_test overtaken
+  DB=$ROOT/setup/arena.db T=$ROOT/setup
+  silent_twice() { [ "$(grep -c "the gateway is silent; reconnecting" "$T/connect3.log")" -ge 2 ]; }
+  ip -n "$NS_HOME" link set "vh$TAG" down
+  eventually silent_twice || fail "connect did not see the second fault: $(cat "$T/connect3.log")"
+  older=$CONNECT_PID
+  : >"$T/connect3b.log"
+  "${ORG[@]}" "$ARENA" connect --credentials "$T/alice/arena.cred" --name rb -- \
+    "$T/alice/late_bot" >>"$T/connect3b.log" 2>&1 &
+  CONNECT_PID=$!
+  PIDS+=("$CONNECT_PID")
+  eventually grep -q "^connected as rb@1" "$T/connect3b.log" ||
+    fail "the newer connect: $(cat "$T/connect3b.log")"
+  ip -n "$NS_HOME" link set "vh$TAG" up
+  wait_exit "$older"
+  [ "$WAITED" = 1 ] && grep -q "^closed: another connection for rb@1 took over" \
+    "$T/connect3.log" || fail "the connect coming back: $WAITED $(cat "$T/connect3.log")"
+  grep -q "a connection coming back refused" "$T/gw.log" || fail "the refusal not logged"
+  played=$(rb_played)
+  eventually rb_more || fail "rb did not play on the newer connection"
+  kill -0 "$CONNECT_PID" || fail "the newer connect stopped: $(cat "$T/connect3b.log")"
+  note "a connection coming back after another attached: refused; the newer one plays"
 fi
 
 # ---- its program crashes at home, connect still connected ---------------------
