@@ -75,6 +75,27 @@ static void derivatives(int n, const rt_team_game *games, size_t ng, double prio
     }
 }
 
+/* sigma[i] in Elo of theta_i - mean(theta), from the Cholesky factor l of
+ * the negated Hessian: with S its inverse, Var = S_ii - 2/n (S 1)_i +
+ * 1'S1 / n^2. The diagonal of S comes from the factor in one pass, S 1
+ * from one solve (u, tmp: n and 4 n doubles of scratch): n^3/6
+ * multiply-adds where a solve per player took n^3. */
+static void mean_anchored_sigma(int n, const double *l, double *u, double *tmp,
+                                double *sigma)
+{
+    rt_dense_inverse_diagonal(n, l, sigma, tmp);
+    for (int i = 0; i < n; i++)
+        u[i] = 1;
+    rt_dense_solve(n, l, u);
+    double total = 0, scale = 400 / log(10);
+    for (int i = 0; i < n; i++)
+        total += u[i];
+    for (int i = 0; i < n; i++) {
+        double v = sigma[i] - 2 * u[i] / n + total / ((double)n * n);
+        sigma[i] = sqrt(fmax(v, 0)) * scale;
+    }
+}
+
 int rt_team_fit(int n, const rt_team_game *games, size_t ng, double prior,
                 double *rating, double *sigma, int *iterations)
 {
@@ -89,10 +110,12 @@ int rt_team_fit(int n, const rt_team_game *games, size_t ng, double prior,
             return RT_ERR_ARG;
     }
     size_t nn = (size_t)n * (size_t)n;
-    double *mem = malloc((nn + 4 * (size_t)n) * sizeof *mem);
+    double *mem = malloc((nn + 8 * (size_t)n) * sizeof *mem);
     if (!mem)
         return RT_ERR_WORKSPACE;
-    double *h = mem, *theta = h + nn, *g = theta + n, *step = g + n, *trial = step + n;
+    /* tmp: the inverse diagonal's 4 n doubles of scratch */
+    double *h = mem, *theta = h + nn, *g = theta + n, *step = g + n, *trial = step + n,
+           *tmp = trial + n;
     memset(theta, 0, (size_t)n * sizeof *theta);
     int rc = RT_NOT_CONVERGED, it;
     double ll = log_likelihood(n, games, ng, prior, theta);
@@ -131,31 +154,11 @@ int rt_team_fit(int n, const rt_team_game *games, size_t ng, double prior,
         mean += theta[i] / n;
     for (int i = 0; i < n; i++)
         rating[i] = (theta[i] - mean) * scale;
-    if (sigma && rc >= 0) {
-        /* Var(theta_i - mean) = S_ii - 2/n sum_j S_ij + 1/n^2 sum_jk S_jk,
-         * with S the inverse of the (factored) negated Hessian at the fit. */
-        derivatives(n, games, ng, prior, theta, g, h);
-        if (rt_dense_cholesky(n, h) < 0) {
-            rc = RT_ERR_NUMERIC;
-        } else {
-            double *row_sum = trial, total = 0;
-            memset(sigma, 0, (size_t)n * sizeof *sigma);
-            for (int j = 0; j < n; j++) {   /* column j of S, one solve each */
-                memset(step, 0, (size_t)n * sizeof *step);
-                step[j] = 1;
-                rt_dense_solve(n, h, step);
-                row_sum[j] = 0;
-                for (int i = 0; i < n; i++)
-                    row_sum[j] += step[i];
-                sigma[j] = step[j];         /* S_jj for now */
-                total += row_sum[j];
-            }
-            for (int i = 0; i < n; i++) {
-                double v = sigma[i] - 2 * row_sum[i] / n + total / ((double)n * n);
-                sigma[i] = sqrt(fmax(v, 0)) * scale;
-            }
-        }
-    }
+    /* The factor of the last Newton step is the negated Hessian's at the
+     * fit, but for a step below STEP_TOL (a change of its entries of
+     * that order relative, far below what sigma is printed to). */
+    if (sigma && rc >= 0)
+        mean_anchored_sigma(n, h, step, tmp, sigma);
     free(mem);
     return rc;
 }
