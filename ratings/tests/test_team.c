@@ -109,11 +109,13 @@ static void test_rotating_partners_recover_true_strengths(void **state)
     free(g);
 }
 
-/* The sigmas against the definition: at the fit, the negated Hessian
- * built here game by game, inverted in full (Gauss-Jordan), and the
- * variance of theta_i - mean(theta) summed from every entry of the
- * inverse. 9 players (more than two groups of four and a remainder),
- * uneven partners and a draw now and then. */
+/* The fit and its sigmas against the definitions: at the fit, the
+ * gradient built here game by game is zero (the first steps are solved by
+ * conjugate gradients, the last by the factor); the negated Hessian,
+ * inverted in full (Gauss-Jordan), gives the variance of theta_i -
+ * mean(theta) summed from every entry of the inverse. 9 players (more
+ * than two groups of four and a remainder), uneven partners and a draw
+ * now and then. */
 static void test_sigma_matches_the_full_inverse(void **state)
 {
     enum { N = 9, GAMES = 300 };
@@ -135,7 +137,9 @@ static void test_sigma_matches_the_full_inverse(void **state)
         g[k] = game(p[0], p[1], p[2], p[3], s);
     }
     double r[N], s[N], prior = 1;
-    assert_int_equal(rt_team_fit(N, g, GAMES, prior, r, s, NULL), RT_OK);
+    int iterations = 0;
+    assert_int_equal(rt_team_fit(N, g, GAMES, prior, r, s, &iterations), RT_OK);
+    assert_true(iterations <= 8);      /* as many as Newton's alone */
     /* theta = r / scale + c, where c puts the prior's gradient at zero
      * (the games' gradients sum to zero): sum logistic(theta_i) = N/2 */
     double scale = 400 / log(10), theta[N], lo = -5, hi = 5;
@@ -147,20 +151,24 @@ static void test_sigma_matches_the_full_inverse(void **state)
     }
     for (int i = 0; i < N; i++)
         theta[i] = r[i] / scale + (lo + hi) / 2;
-    double h[N * N] = { 0 }, inv[N * N];
+    double h[N * N] = { 0 }, inv[N * N], grad[N] = { 0 };
     for (int k = 0; k < GAMES; k++) {
         int who[4] = { g[k].a[0], g[k].a[1], g[k].b[0], g[k].b[1] };
         double xs[4] = { 0.5, 0.5, -0.5, -0.5 }, d = 0;
         for (int u = 0; u < 4; u++)
             d += xs[u] * theta[who[u]];
         double p = 1 / (1 + exp(-d));
-        for (int u = 0; u < 4; u++)
+        for (int u = 0; u < 4; u++) {
+            grad[who[u]] += xs[u] * (g[k].score_a - p);
             for (int v = 0; v < 4; v++)
                 h[who[u] * N + who[v]] += p * (1 - p) * xs[u] * xs[v];
+        }
     }
     for (int i = 0; i < N; i++) {
         double p = 1 / (1 + exp(-theta[i]));
+        grad[i] += prior * (0.5 - p);
         h[i * N + i] += prior * p * (1 - p);
+        assert_near(grad[i], 0, 1e-9);
     }
     gauss_jordan_inverse(N, h, inv);
     for (int i = 0; i < N; i++) {
