@@ -4,7 +4,11 @@
  *
  * Bots get dense indices in the order first seen; a pair (i < j) is a slot
  * of `pairs`, found through an open-addressing table keyed by (i, j). Both
- * tables double when half full, so an add is O(1) amortized.
+ * tables double when half full, so an add is O(1) amortized. The pairs'
+ * table is filled lazily, when a pair is looked up: pairs known to be new
+ * (arena_lfit_add_new: a report's stored totals, ~400,000 pairs at a
+ * million matches) are only appended, and never hashed when nothing looks
+ * one up after.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -21,6 +25,7 @@ struct arena_lfit {
     rt_pair *pairs;
     size_t np, pair_cap;
     size_t *pair_slot;            /* hash of (i, j) -> index + 1; pair_cap * 2 slots */
+    size_t hashed;                /* pairs[0 .. hashed) are in pair_slot */
     void *work;                   /* the fit's workspace, kept between fits */
     size_t work_size;
 };
@@ -138,42 +143,61 @@ static int pairs_grow(arena_lfit *f)
     free(f->pair_slot);
     f->pair_slot = slot;
     f->pair_cap = cap;
-    for (size_t k = 0; k < f->np; k++)
-        *pair_find(f, f->pairs[k].i, f->pairs[k].j) = k + 1;
+    f->hashed = 0;                /* hashed again at the next look-up */
     return 0;
+}
+
+/* Room for one pair more. 0, or -1 (memory). */
+static int pairs_room(arena_lfit *f)
+{
+    return f->np + 1 > f->pair_cap ? pairs_grow(f) : 0;
+}
+
+/* Puts the pairs not yet in the table there. */
+static void pairs_hash(arena_lfit *f)
+{
+    for (; f->hashed < f->np; f->hashed++)
+        *pair_find(f, f->pairs[f->hashed].i, f->pairs[f->hashed].j) = f->hashed + 1;
+}
+
+/* i < j, the counts turned with them; -1 if the indexes or counts are bad. */
+static int orient(const arena_lfit *f, int *i, int *j, long *w, long *l, long d)
+{
+    if (*i < 0 || *j < 0 || *i == *j || *i >= f->n || *j >= f->n || *w < 0 || d < 0 || *l < 0)
+        return -1;
+    if (*i > *j) {
+        int t = *i;
+        *i = *j;
+        *j = t;
+        long x = *w;
+        *w = *l;
+        *l = x;
+    }
+    return 0;
+}
+
+static void count(arena_lfit *f, rt_pair *p, long w, long d, long l)
+{
+    p->wins_i += w;
+    p->draws += d;
+    p->wins_j += l;
+    f->games[p->i] += w + d + l;
+    f->games[p->j] += w + d + l;
 }
 
 /* Adds w wins of bot index i, d draws and l wins of bot index j. */
 static int add_at(arena_lfit *f, int i, int j, long w, long d, long l)
 {
-    if (i < 0 || j < 0 || i == j || i >= f->n || j >= f->n || w < 0 || d < 0 || l < 0)
+    if (orient(f, &i, &j, &w, &l, d) < 0 || pairs_room(f) < 0)
         return -1;
-    if (i > j) {
-        int t = i;
-        i = j;
-        j = t;
-        long x = w;
-        w = l;
-        l = x;
-    }
-    if (f->pair_cap == 0 && pairs_grow(f) < 0)
-        return -1;
+    pairs_hash(f);
     size_t *s = pair_find(f, i, j);
     if (*s == 0) {
-        if (f->np + 1 > f->pair_cap) {
-            if (pairs_grow(f) < 0)
-                return -1;
-            s = pair_find(f, i, j);
-        }
         f->pairs[f->np] = (rt_pair){ i, j, 0, 0, 0 };
         *s = ++f->np;
+        f->hashed = f->np;
     }
-    rt_pair *p = &f->pairs[*s - 1];
-    p->wins_i += w;
-    p->draws += d;
-    p->wins_j += l;
-    f->games[i] += w + d + l;
-    f->games[j] += w + d + l;
+    count(f, &f->pairs[*s - 1], w, d, l);
     return 0;
 }
 
@@ -195,6 +219,16 @@ int arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i)
 int arena_lfit_add_counts(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l)
 {
     return add_at(f, i, j, (long)w, (long)d, (long)l);
+}
+
+int arena_lfit_add_new(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l)
+{
+    long wl = (long)w, ll = (long)l;
+    if (orient(f, &i, &j, &wl, &ll, (long)d) < 0 || pairs_room(f) < 0)
+        return -1;
+    f->pairs[f->np] = (rt_pair){ i, j, 0, 0, 0 };
+    count(f, &f->pairs[f->np++], wl, (long)d, ll);
+    return 0;
 }
 
 int arena_lfit_add(arena_lfit *f, int64_t a, int64_t b, double score_a)

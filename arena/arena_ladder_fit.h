@@ -52,6 +52,10 @@ int  arena_lfit_add_at(arena_lfit *f, int i, int j, double score_i);
  * totals of a pair). 0, or -1. */
 int  arena_lfit_add_counts(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l);
 
+/* The same for a pair not added before (the caller knows it: the stored
+ * totals have one row a pair), without looking it up. 0, or -1. */
+int  arena_lfit_add_new(arena_lfit *f, int i, int j, int64_t w, int64_t d, int64_t l);
+
 /* The per-pair totals, i < j by the indices above: *np of them, valid
  * until the next add. */
 const rt_pair *arena_lfit_pairs(const arena_lfit *f, size_t *np);

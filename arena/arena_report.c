@@ -199,9 +199,10 @@ static int totals_pair(void *ctx, int64_t a, int64_t b, int64_t wins_a, int64_t 
 {
     tally *t = ctx;
     int i = listed(t, a), j = listed(t, b);
-    if (i < 0 || j < 0 || arena_lfit_add_counts(t->pairs, i, j, wins_a, draws, wins_b) != 0)
+    /* one row a pair (the key of result_pairs): appended, not looked up */
+    if (i < 0 || j < 0 || arena_lfit_add_new(t->pairs, i, j, wins_a, draws, wins_b) != 0)
         return -1;
-    return t->cells ? arena_lfit_add_counts(t->cells, i, j, wins_a, draws, wins_b) : 0;
+    return t->cells ? arena_lfit_add_new(t->cells, i, j, wins_a, draws, wins_b) : 0;
 }
 
 static int totals_team(void *ctx, const int64_t a[2], const int64_t b[2], double score_a,

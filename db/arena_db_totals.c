@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ratings.h"
 
@@ -431,10 +432,34 @@ typedef struct pair_row {
     int64_t seen, a, b, w, d, l;
 } pair_row;
 
-static int by_seen(const void *x, const void *y)
+/* v in the order of seen (a pair's is unique), by an LSD radix sort on the
+ * key's bytes: stable, each pass skipped where every key has the same
+ * byte. At a million matches the keys span four bytes: four passes over
+ * ~400,000 rows, where qsort made ~19 comparisons a row and moved each
+ * row as many times (a third of reading the pairs). 0, or -1 (memory). */
+static int sort_by_seen(pair_row *v, int n)
 {
-    const pair_row *p = x, *q = y;
-    return (p->seen > q->seen) - (p->seen < q->seen);
+    pair_row *tmp = malloc((size_t)n * sizeof *tmp), *src = v, *dst = tmp;
+    if (!tmp)
+        return -1;
+    for (int shift = 0; shift < 64; shift += 8) {
+        size_t at[257] = { 0 };
+        for (int i = 0; i < n; i++)        /* the sign bit flipped: signed order */
+            at[(((uint64_t)src[i].seen ^ 1ULL << 63) >> shift & 255) + 1]++;
+        if (at[(((uint64_t)src[0].seen ^ 1ULL << 63) >> shift & 255) + 1] == (size_t)n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            at[b + 1] += at[b];
+        for (int i = 0; i < n; i++)
+            dst[at[((uint64_t)src[i].seen ^ 1ULL << 63) >> shift & 255]++] = src[i];
+        pair_row *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v)
+        memcpy(v, src, (size_t)n * sizeof *v);
+    free(tmp);
+    return 0;
 }
 
 /* The scope's pairs to fn in the order first met: 0, or -1. */
@@ -454,7 +479,7 @@ static int each_pair(arena_db *db, int64_t scope, const arena_totals_fn *fn, voi
     adb_done(st);
     ok = ok && rc == SQLITE_DONE;
     if (ok && n > 1)
-        qsort(v, (size_t)n, sizeof *v, by_seen);
+        ok = sort_by_seen(v, n) == 0;
     for (int i = 0; ok && i < n; i++)
         ok = fn->pair(ctx, v[i].a, v[i].b, v[i].w, v[i].d, v[i].l) == 0;
     free(v);

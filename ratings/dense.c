@@ -1,37 +1,41 @@
 /*
  * dense.c - Cholesky factorisation, solves and the diagonal of the inverse
- * for the BT fit's information matrix (see dense.h, bt.c).
+ * for the BT fits' information matrices (see dense.h, bt.c, team.c).
  *
  * The matrix is n x n with n up to a few thousand (8 MB at 1000 players,
  * 32 MB at 2000). Inner loops are unit-stride dot products over rows, with
- * several independent partial sums so they are not bound by the add
- * latency. Sums run in a fixed order (no -ffast-math reassociation), so
- * results are identical from run to run. At 1000 players the factorisation
- * and the inverse diagonal take about 30 ms each.
+ * four independent partial sums (two lanes of two vectors) so they are not
+ * bound by the add latency, and several rows at a time so each load serves
+ * several sums. Sums run in a fixed order (no -ffast-math reassociation,
+ * no fused multiply-add), so results are identical from run to run and
+ * machine to machine, and the same bits as one row at a time would give.
+ * At 1000 players the factorisation takes about 30 ms and the inverse
+ * diagonal 25 ms (one row at a time and with the sums' lanes left to the
+ * compiler, which added them one by one, both took 65-75 ms; measured at
+ * load 11-14 on the 2-core machine).
  */
 #include "dense.h"
 
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
+/* rows of the factor formed together, and rows of the inverse's columns */
+#define ROWS 4
+/* columns of the inverse solved together */
 #define BLOCK 4
 
-static double dot(const double *x, const double *y, int n)
+/* Two doubles side by side (GCC and Clang vector extension): the partial
+ * sums s0, s1 of a dot product in one, s2, s3 in another, as SSE2 (or
+ * NEON) adds them lane by lane with the rounding of scalar code. */
+typedef double pair __attribute__((vector_size(16)));
+
+static pair load(const double *p)
 {
-    /* four partial sums: a single running sum is bound by the add
-     * latency, and a fixed split keeps results reproducible */
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int k = 0;
-    for (; k + 4 <= n; k += 4) {
-        s0 += x[k] * y[k];
-        s1 += x[k + 1] * y[k + 1];
-        s2 += x[k + 2] * y[k + 2];
-        s3 += x[k + 3] * y[k + 3];
-    }
-    for (; k < n; k++)
-        s0 += x[k] * y[k];
-    return (s0 + s1) + (s2 + s3);
+    pair v;
+    memcpy(&v, p, sizeof v);
+    return v;
 }
 
 static double *row(double *a, int n, int i)
@@ -44,22 +48,90 @@ static const double *crow(const double *a, int n, int i)
     return a + (size_t)i * (size_t)n;
 }
 
+/* out[q] = x[q] . y over n, for q < m (m <= ROWS). Each sum is four partial
+ * sums, s_p over k = p mod 4 and the tail into s0, added as (s0 + s1) +
+ * (s2 + s3): a fixed order whatever m, so the same bits one row or ROWS at
+ * a time. */
+static void dots(const double *const x[ROWS], int m, const double *y, int n,
+                 double out[ROWS])
+{
+    pair lo[ROWS], hi[ROWS];
+    for (int q = 0; q < ROWS; q++)
+        lo[q] = hi[q] = (pair){ 0.0, 0.0 };
+    int k = 0;
+    if (m == ROWS) {
+        for (; k + 4 <= n; k += 4) {
+            pair y0 = load(y + k), y1 = load(y + k + 2);
+            for (int q = 0; q < ROWS; q++) {
+                lo[q] += load(x[q] + k) * y0;
+                hi[q] += load(x[q] + k + 2) * y1;
+            }
+        }
+    } else {
+        for (; k + 4 <= n; k += 4) {
+            pair y0 = load(y + k), y1 = load(y + k + 2);
+            for (int q = 0; q < m; q++) {
+                lo[q] += load(x[q] + k) * y0;
+                hi[q] += load(x[q] + k + 2) * y1;
+            }
+        }
+    }
+    for (int q = 0; q < m; q++) {
+        double s0 = lo[q][0];
+        for (int t = k; t < n; t++)
+            s0 += x[q][t] * y[t];
+        out[q] = (s0 + lo[q][1]) + (hi[q][0] + hi[q][1]);
+    }
+}
+
+static double dot(const double *x, const double *y, int n)
+{
+    const double *xs[ROWS] = { x };
+    double out[ROWS];
+    dots(xs, 1, y, n, out);
+    return out[0];
+}
+
+/* Row i of L from row i of a: entries j0..i-1 and the diagonal, entries
+ * below j0 already done. -1 if the pivot is not positive. */
+static int cholesky_row(int n, double *a, int i, int j0)
+{
+    double *ri = row(a, n, i);
+    for (int j = j0; j < i; j++) {
+        const double *rj = row(a, n, j);
+        ri[j] = (ri[j] - dot(ri, rj, j)) / rj[j];
+    }
+    double d = ri[i] - dot(ri, ri, i);
+    /* Positive definiteness shows up here and nowhere else; a pivot
+     * tiny against the original diagonal means the information matrix
+     * has a (numerically) flat direction. */
+    if (!(d > 0.0) || !(d > ri[i] * 1e-14) || !isfinite(d))
+        return -1;
+    ri[i] = sqrt(d);
+    return 0;
+}
+
 int rt_dense_cholesky(int n, double *a)
 {
     assert(n >= 0 && (n == 0 || a));
-    for (int i = 0; i < n; i++) {
-        double *ri = row(a, n, i);
-        for (int j = 0; j < i; j++) {
+    /* Row by row, L_ij = (a_ij - L_i. . L_j.) / L_jj. Rows are taken ROWS
+     * at a time for their entries left of the group, where each loaded
+     * piece of row j serves ROWS sums. */
+    for (int i0 = 0; i0 < n; i0 += ROWS) {
+        int m = n - i0 < ROWS ? n - i0 : ROWS;
+        double *r[ROWS] = { NULL };
+        for (int q = 0; q < m; q++)
+            r[q] = row(a, n, i0 + q);
+        for (int j = 0; j < i0; j++) {
             const double *rj = row(a, n, j);
-            ri[j] = (ri[j] - dot(ri, rj, j)) / rj[j];
+            double s[ROWS];
+            dots((const double *const *)r, m, rj, j, s);
+            for (int q = 0; q < m; q++)
+                r[q][j] = (r[q][j] - s[q]) / rj[j];
         }
-        double d = ri[i] - dot(ri, ri, i);
-        /* Positive definiteness shows up here and nowhere else; a pivot
-         * tiny against the original diagonal means the information matrix
-         * has a (numerically) flat direction. */
-        if (!(d > 0.0) || !(d > ri[i] * 1e-14) || !isfinite(d))
-            return -1;
-        ri[i] = sqrt(d);
+        for (int q = 0; q < m; q++)
+            if (cholesky_row(n, a, i0 + q, i0) < 0)
+                return -1;
     }
     return 0;
 }
@@ -82,37 +154,74 @@ void rt_dense_solve(int n, const double *l, double *x)
     }
 }
 
+/* Rows r0..r0+m-1 of the columns i0..i0+BLOCK-1 of L^-1 into y (see
+ * rt_dense_inverse_diagonal), their squares added to norm. The sums over
+ * the rows above r0 are formed for the m rows together; each row then
+ * adds the rows of the group above it and is solved, in the order one row
+ * at a time would take. */
+static void inverse_rows(int n, const double *l, int i0, int b, int r0, int m,
+                         double *y, pair norm[2])
+{
+    const double *rr[ROWS];
+    pair lo[ROWS], hi[ROWS];
+    for (int q = 0; q < m; q++) {
+        rr[q] = crow(l, n, r0 + q);
+        lo[q] = hi[q] = (pair){ 0.0, 0.0 };
+    }
+    const double *yk = y;
+    if (m == ROWS) {
+        for (int k = i0; k < r0; k++, yk += BLOCK) {
+            pair y0 = load(yk), y1 = load(yk + 2);
+            for (int q = 0; q < ROWS; q++) {
+                lo[q] += rr[q][k] * y0;
+                hi[q] += rr[q][k] * y1;
+            }
+        }
+    } else {
+        for (int k = i0; k < r0; k++, yk += BLOCK) {
+            pair y0 = load(yk), y1 = load(yk + 2);
+            for (int q = 0; q < m; q++) {
+                lo[q] += rr[q][k] * y0;
+                hi[q] += rr[q][k] * y1;
+            }
+        }
+    }
+    for (int q = 0; q < m; q++) {
+        int r = r0 + q;
+        const double *yg = y + (size_t)(r0 - i0) * BLOCK;
+        for (int k = r0; k < r; k++, yg += BLOCK) {
+            lo[q] += rr[q][k] * load(yg);
+            hi[q] += rr[q][k] * load(yg + 2);
+        }
+        pair e[2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
+        int c = r - i0;
+        if (c < b)
+            e[c / 2][c % 2] = 1.0;
+        pair d = { rr[q][r], rr[q][r] };
+        pair v0 = (e[0] - lo[q]) / d, v1 = (e[1] - hi[q]) / d;
+        memcpy(y + (size_t)(r - i0) * BLOCK, &v0, sizeof v0);
+        memcpy(y + (size_t)(r - i0) * BLOCK + 2, &v1, sizeof v1);
+        norm[0] += v0 * v0;
+        norm[1] += v1 * v1;
+    }
+}
+
 void rt_dense_inverse_diagonal(int n, const double *l, double *diag,
                                double *tmp)
 {
     /* (L L^T)^-1 = L^-T L^-1, so its i-th diagonal entry is the squared
      * norm of y = L^-1 e_i. y is zero above row i, which makes the total
      * n^3/6 multiply-adds, half the cost of forming the inverse. Columns
-     * i0..i0+3 are solved together: tmp holds their rows interleaved,
-     * tmp[(r - i0) * 4 + c] = y_{i0+c}[r], and rows above a column's own
-     * start come out as exact zeros. */
+     * i0..i0+BLOCK-1 are solved together: tmp holds their rows interleaved,
+     * tmp[(r - i0) * BLOCK + c] = y_{i0+c}[r], and rows above a column's
+     * own start come out as exact zeros. Each column's sums run over k in
+     * order, so grouping rows or columns changes no bit. */
     for (int i0 = 0; i0 < n; i0 += BLOCK) {
         int b = n - i0 < BLOCK ? n - i0 : BLOCK;
-        double norm[BLOCK] = {0.0, 0.0, 0.0, 0.0};
-        for (int r = i0; r < n; r++) {
-            const double *rr = crow(l, n, r);
-            double s[BLOCK] = {0.0, 0.0, 0.0, 0.0};
-            const double *y = tmp;
-            for (int k = i0; k < r; k++, y += BLOCK) {
-                double v = rr[k];
-                s[0] += v * y[0];
-                s[1] += v * y[1];
-                s[2] += v * y[2];
-                s[3] += v * y[3];
-            }
-            double *yr = tmp + (size_t)(r - i0) * BLOCK;
-            for (int c = 0; c < BLOCK; c++) {
-                double e = c < b && r == i0 + c ? 1.0 : 0.0;
-                yr[c] = (e - s[c]) / rr[r];
-                norm[c] += yr[c] * yr[c];
-            }
-        }
+        pair norm[2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
+        for (int r0 = i0; r0 < n; r0 += ROWS)
+            inverse_rows(n, l, i0, b, r0, n - r0 < ROWS ? n - r0 : ROWS, tmp, norm);
         for (int c = 0; c < b; c++)
-            diag[i0 + c] = norm[c];
+            diag[i0 + c] = norm[c / 2][c % 2];
     }
 }

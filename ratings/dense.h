@@ -1,7 +1,7 @@
 /*
  * dense.h - internal: the dense symmetric positive-definite kernels that
- * bt.c needs for Newton steps and exact standard errors. Not part of the
- * public API; ratings.h is.
+ * bt.c and team.c need for Newton steps and exact standard errors. Not
+ * part of the public API; ratings.h is.
  *
  * Matrices are n x n, row-major, and only the lower triangle (j <= i) is
  * read or written, so callers may leave the upper triangle as garbage.

@@ -361,8 +361,9 @@ int rt_sprt_pentanomial(const rt_sprt_params *p, const long pairs[5],
  * the fit finite and pins the level; the result is then shifted so the
  * mean rating is 0. sigma is the exact standard error of each mean-anchored
  * rating, from the inverse observed information. Newton's method on a
- * strictly concave log-likelihood: it converges in a handful of steps.
- * Dense in the number of players (O(n^3)): meant for up to a few hundred.
+ * strictly concave log-likelihood: it converges in a handful of steps,
+ * the first ones solved by conjugate gradients (O(games) each), the last
+ * two by a Cholesky factor, O(n^3): about 0.1 s at 1000 players.
  */
 typedef struct {
     int a[2], b[2];          /* player indexes of team A and team B */

@@ -14,7 +14,13 @@
  * probability 0.3 * 4p(1-p) and the rest is split so the expected score is
  * exactly p, matching the fit's draws-count-half model.
  *
- * Usage: ratings_bench [bots] [games] [seed] [exact|diagonal|auto]
+ * With "team" for the mode, the games are 2 v 2 instead (four distinct
+ * bots drawn at random, a team as strong as its players' mean, no draws)
+ * and the fit is rt_team_fit's (dense Newton, exact sigmas): the 2 v 2
+ * table of `arena standings`. 100,000 games among 1,000 bots is that
+ * table's size in the reports' benchmark file (docs/PERFORMANCE.md).
+ *
+ * Usage: ratings_bench [bots] [games] [seed] [exact|diagonal|auto|team]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ratings.h"
@@ -66,19 +72,80 @@ static void *xmalloc(size_t n)
     return p;
 }
 
+static double peak_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
+/* The 2 v 2 fit on `games` random games among `bots` (see the top). */
+static int team_bench(int bots, size_t games, uint64_t seed)
+{
+    if (bots < 4)
+        return fprintf(stderr, "ratings_bench: team needs 4 bots or more\n"), 2;
+    double *truth = xmalloc((size_t)bots * sizeof *truth);
+    for (int i = 0; i < bots; i++)
+        truth[i] = 200.0 * next_normal(&seed);
+    rt_team_game *g = xmalloc(games * sizeof *g);
+    for (size_t k = 0; k < games; k++) {
+        int p[4];
+        for (int u = 0; u < 4; u++) {
+            int fresh;
+            do {
+                p[u] = (int)(next_u64(&seed) % (uint64_t)bots);
+                fresh = 1;
+                for (int v = 0; v < u; v++)
+                    fresh &= p[v] != p[u];
+            } while (!fresh);
+        }
+        double d = (truth[p[0]] + truth[p[1]] - truth[p[2]] - truth[p[3]]) / 2;
+        double s = next_unit(&seed) < rt_elo_expected(d) ? 1.0 : 0.0;
+        g[k] = (rt_team_game){ { p[0], p[1] }, { p[2], p[3] }, s };
+    }
+    double *rating = xmalloc((size_t)bots * sizeof *rating);
+    double *sigma = xmalloc((size_t)bots * sizeof *sigma);
+    int iterations = 0;
+    double t0 = seconds_now();
+    int rc = rt_team_fit(bots, g, games, 1.0, rating, sigma, &iterations);
+    double t_fit = seconds_now() - t0;
+    double mt = 0, sum_sigma = 0;
+    int inside = 0;
+    for (int i = 0; i < bots; i++)
+        mt += truth[i] / bots;
+    for (int i = 0; i < bots; i++) {
+        sum_sigma += sigma[i];
+        inside += fabs(rating[i] - (truth[i] - mt)) <= RT_Z95 * sigma[i];
+    }
+    printf("bots               %d\n", bots);
+    printf("team games         %zu\n", games);
+    printf("fit time           %.3f s%s\n", t_fit, rc == RT_OK ? "" : " (not converged)");
+    printf("peak memory        %.1f MiB (ru_maxrss)\n", peak_mib());
+    printf("newton steps       %d\n", iterations);
+    printf("mean sigma         %.2f Elo\n", sum_sigma / bots);
+    printf("95%% CI coverage    %.1f%%\n", 100.0 * inside / bots);
+    free(truth);
+    free(g);
+    free(rating);
+    free(sigma);
+    return rc < 0;
+}
+
 int main(int argc, char **argv)
 {
     int bots = argc > 1 ? atoi(argv[1]) : 1000;
     size_t games = argc > 2 ? (size_t)strtoull(argv[2], NULL, 10) : 1000000;
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 20240601;
     const char *mode = argc > 4 ? argv[4] : "auto";
+    if (!strcmp(mode, "team"))
+        return team_bench(bots, games, seed);
     int sigma_mode = !strcmp(mode, "exact")      ? RT_BT_SIGMA_EXACT
                      : !strcmp(mode, "diagonal") ? RT_BT_SIGMA_DIAGONAL
                      : !strcmp(mode, "auto")     ? RT_BT_SIGMA_AUTO
                                                  : -1;
     if (bots < 2 || games == 0 || sigma_mode < 0) {
         fprintf(stderr, "usage: ratings_bench [bots>=2] [games>0] [seed] "
-                        "[exact|diagonal|auto]\n");
+                        "[exact|diagonal|auto|team]\n");
         return 2;
     }
 
@@ -154,15 +221,13 @@ int main(int argc, char **argv)
         inside += fabs(rating[i] - x) <= RT_Z95 * sigma[i];
     }
 
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     printf("bots               %d\n", bots);
     printf("games              %zu\n", games);
     printf("distinct pairs     %zu\n", n_pairs);
     printf("aggregate time     %.3f s\n", t_agg);
     printf("fit time           %.3f s\n", t_fit);
     printf("fit workspace      %.1f MiB\n", fit_bytes / 1048576.0);
-    printf("peak memory        %.1f MiB (ru_maxrss)\n", ru.ru_maxrss / 1024.0);
+    printf("peak memory        %.1f MiB (ru_maxrss)\n", peak_mib());
     printf("mm iterations      %d\n", info.iterations);
     printf("newton steps       %d\n", info.newton_steps);
     printf("sigma mode         %s\n",

@@ -1,7 +1,7 @@
 /*
  * test_main.c - entry point of test_ratings (registered with ctest): runs
- * the Elo, Bradley-Terry and SPRT groups and fails if any test failed.
- * Also home of the shared assert_near helper.
+ * the Elo, Bradley-Terry, SPRT, team and dense-kernel groups and fails
+ * if any test failed. Also home of the shared assert_near helper.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,5 +30,6 @@ int main(void)
     failed += run_bt_tests();
     failed += run_sprt_tests();
     failed += run_team_tests();
+    failed += run_dense_tests();
     return failed == 0 ? 0 : 1;
 }

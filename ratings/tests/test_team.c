@@ -109,6 +109,78 @@ static void test_rotating_partners_recover_true_strengths(void **state)
     free(g);
 }
 
+/* The fit and its sigmas against the definitions: at the fit, the
+ * gradient built here game by game is zero (the first steps are solved by
+ * conjugate gradients, the last by the factor); the negated Hessian,
+ * inverted in full (Gauss-Jordan), gives the variance of theta_i -
+ * mean(theta) summed from every entry of the inverse. 9 players (more
+ * than two groups of four and a remainder), uneven partners and a draw
+ * now and then. */
+static void test_sigma_matches_the_full_inverse(void **state)
+{
+    enum { N = 9, GAMES = 300 };
+    rt_team_game g[GAMES];
+    uint64_t x = 777;
+    for (int k = 0; k < GAMES; k++) {
+        int p[4];
+        for (int u = 0; u < 4; u++) {
+            int fresh;
+            do {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                p[u] = (int)((x >> 33) % N);
+                fresh = 1;
+                for (int v = 0; v < u; v++)
+                    fresh &= p[v] != p[u];
+            } while (!fresh);
+        }
+        double s = (x >> 20) % 7 == 0 ? 0.5 : (p[0] + p[1] + (int)(x >> 40) % 5) > (p[2] + p[3]);
+        g[k] = game(p[0], p[1], p[2], p[3], s);
+    }
+    double r[N], s[N], prior = 1;
+    int iterations = 0;
+    assert_int_equal(rt_team_fit(N, g, GAMES, prior, r, s, &iterations), RT_OK);
+    assert_true(iterations <= 8);      /* as many as Newton's alone */
+    /* theta = r / scale + c, where c puts the prior's gradient at zero
+     * (the games' gradients sum to zero): sum logistic(theta_i) = N/2 */
+    double scale = 400 / log(10), theta[N], lo = -5, hi = 5;
+    for (int it = 0; it < 200; it++) {
+        double c = (lo + hi) / 2, sum = 0;
+        for (int i = 0; i < N; i++)
+            sum += 1 / (1 + exp(-(r[i] / scale + c)));
+        *(sum > N / 2.0 ? &hi : &lo) = c;
+    }
+    for (int i = 0; i < N; i++)
+        theta[i] = r[i] / scale + (lo + hi) / 2;
+    double h[N * N] = { 0 }, inv[N * N], grad[N] = { 0 };
+    for (int k = 0; k < GAMES; k++) {
+        int who[4] = { g[k].a[0], g[k].a[1], g[k].b[0], g[k].b[1] };
+        double xs[4] = { 0.5, 0.5, -0.5, -0.5 }, d = 0;
+        for (int u = 0; u < 4; u++)
+            d += xs[u] * theta[who[u]];
+        double p = 1 / (1 + exp(-d));
+        for (int u = 0; u < 4; u++) {
+            grad[who[u]] += xs[u] * (g[k].score_a - p);
+            for (int v = 0; v < 4; v++)
+                h[who[u] * N + who[v]] += p * (1 - p) * xs[u] * xs[v];
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        double p = 1 / (1 + exp(-theta[i]));
+        grad[i] += prior * (0.5 - p);
+        h[i * N + i] += prior * p * (1 - p);
+        assert_near(grad[i], 0, 1e-9);
+    }
+    gauss_jordan_inverse(N, h, inv);
+    for (int i = 0; i < N; i++) {
+        /* c = e_i - 1/N: c' S c */
+        double var = 0;
+        for (int j = 0; j < N; j++)
+            for (int k = 0; k < N; k++)
+                var += ((j == i) - 1.0 / N) * inv[j * N + k] * ((k == i) - 1.0 / N);
+        assert_near(s[i], sqrt(var) * scale, 1e-6 * s[i]);
+    }
+}
+
 static void test_bad_arguments_are_refused(void **state)
 {
     rt_team_game ok = game(0, 1, 2, 3, 1), bad_index = game(0, 1, 2, 4, 1);
@@ -131,6 +203,7 @@ int run_team_tests(void)
         cmocka_unit_test(test_fixed_split_splits_the_gap_evenly),
         cmocka_unit_test(test_doubled_players_reduce_to_two_player_bt),
         cmocka_unit_test(test_rotating_partners_recover_true_strengths),
+        cmocka_unit_test(test_sigma_matches_the_full_inverse),
         cmocka_unit_test(test_bad_arguments_are_refused),
     };
     return cmocka_run_group_tests_name("team", tests, NULL, NULL);

@@ -402,6 +402,49 @@ static int gate_plays(const char *const *status, int n)
 
 /* The gate plays the version the ladder plays: the newest older one still
  * active; a disabled, failed or retired one between is skipped. */
+/* Pairs appended as new (a report's stored totals) are found by a later
+ * add of the same pair, before and after the table grows: one pair, its
+ * counts summed, the orientation kept. */
+static void test_lfit_new_pairs_found_later(void **state)
+{
+    (void)state;
+    enum { BOTS = 40 };
+    arena_lfit *f = arena_lfit_new();
+    assert_non_null(f);
+    for (int b = 0; b < BOTS; b++)
+        assert_int_equal(arena_lfit_bot(f, 100 + b), b);
+    assert_int_equal(arena_lfit_add_new(f, 0, 1, 2, 1, 0), 0);
+    assert_int_equal(arena_lfit_add_new(f, 2, 1, 1, 0, 3), 0);   /* stored as (1, 2) */
+    assert_int_equal(arena_lfit_add_counts(f, 1, 0, 1, 0, 0), 0);   /* 1 beat 0: (0, 1) */
+    size_t np;
+    const rt_pair *p = arena_lfit_pairs(f, &np);
+    assert_int_equal(np, 2);
+    assert_int_equal(p[0].i, 0);
+    assert_int_equal(p[0].wins_i, 2);
+    assert_int_equal(p[0].draws, 1);
+    assert_int_equal(p[0].wins_j, 1);
+    assert_int_equal(p[1].i, 1);
+    assert_int_equal(p[1].j, 2);
+    assert_int_equal(p[1].wins_i, 3);
+    assert_int_equal(p[1].wins_j, 1);
+    /* past the first table's 256 pairs, appended without a look-up */
+    for (int i = 3; i < BOTS; i++)
+        for (int j = 0; j < i; j++)
+            assert_int_equal(arena_lfit_add_new(f, i, j, 0, 1, 0), 0);
+    assert_int_equal(arena_lfit_add_at(f, 39, 38, 1.0), 0);
+    assert_int_equal(arena_lfit_add_at(f, 0, 1, 0.5), 0);
+    p = arena_lfit_pairs(f, &np);
+    assert_int_equal(np, 2 + (size_t)(BOTS * (BOTS - 1) / 2 - 3));   /* no (0, 2) */
+    assert_int_equal(p[0].draws, 2);
+    assert_int_equal(p[np - 1].i, 38);
+    assert_int_equal(p[np - 1].wins_j, 1);
+    assert_int_equal(arena_lfit_games(f, 100), 5 + (BOTS - 3));   /* and a draw with each of 3.. */
+    assert_int_equal(arena_lfit_add_new(f, 0, 0, 1, 0, 0), -1);
+    assert_int_equal(arena_lfit_add_new(f, 0, BOTS, 1, 0, 0), -1);
+    assert_int_equal(arena_lfit_add_new(f, 0, 1, -1, 0, 0), -1);
+    arena_lfit_free(f);
+}
+
 static void test_gate_opponent(void **state)
 {
     (void)state;
@@ -465,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_ladder_rows),
         cmocka_unit_test(test_ladder_disconnected),
         cmocka_unit_test(test_ladder_fit),
+        cmocka_unit_test(test_lfit_new_pairs_found_later),
         cmocka_unit_test(test_gate_opponent),
         cmocka_unit_test(test_tourney_holds_to_games),
     };
