@@ -146,6 +146,11 @@ static void start_play(link_state *L, const gw_rmsg *m)
     }
     if (p->pid == 0)
         exec_bot(L->cmd, endpoint, m);
+    /* The parent sets the child's group too, so the group exists whichever
+     * runs first: a match closed at once (a takeover right after a start)
+     * kills the group before the child has run, and killing a group not
+     * made yet missed the bot, whose waitpid then never returned. */
+    (void)setpgid(p->pid, p->pid);
     printf("match started: %s (session %016" PRIx64 ")\n", p->label, p->session);
     fflush(stdout);
 }
