@@ -151,6 +151,18 @@ static arena_match ladder_match(int64_t ladder, int index, int64_t x, int64_t y,
     return m;
 }
 
+/* The ladder "duel:players=2" of game duel, with seed `seed`, into *l:
+ * what arena_db_ladder_open returns (0 created, 1 found). */
+static int open_duel(arena_db *db, arena_ladder *l, uint64_t seed)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->name, sizeof l->name, "duel:players=2");
+    snprintf(l->game, sizeof l->game, "duel");
+    snprintf(l->options, sizeof l->options, "players=2");
+    l->seed = seed;
+    return arena_db_ladder_open(db, l, err, sizeof err);
+}
+
 /* A match lost by a remote bot's connection is no forfeit of its bot's:
  * it neither counts in a run of forfeits nor ends one. */
 static void test_ladder_disconnected(void **state)
@@ -158,11 +170,8 @@ static void test_ladder_disconnected(void **state)
     (void)state;
     arena_db *db = open_new("ladder-disconnected");
     int64_t a = add_bot(db, "alice"), b = add_bot(db, "bob");
-    arena_ladder l = {0};
-    snprintf(l.name, sizeof l.name, "duel:players=2");
-    snprintf(l.game, sizeof l.game, "duel");
-    snprintf(l.options, sizeof l.options, "players=2");
-    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);
+    arena_ladder l;
+    assert_int_equal(open_duel(db, &l, 0), 0);
     int64_t first = 0;
     for (int i = 0; i < 5; i++) {
         arena_match m = ladder_match(l.id, i, a, b, 0);
@@ -188,12 +197,8 @@ static void test_ladder_rows(void **state)
     (void)state;
     arena_db *db = open_new("ladder");
     int64_t a = add_bot(db, "alice"), b = add_bot(db, "bob");
-    arena_ladder l = {0};
-    snprintf(l.name, sizeof l.name, "duel:players=2");
-    snprintf(l.game, sizeof l.game, "duel");
-    snprintf(l.options, sizeof l.options, "players=2");
-    l.seed = UINT64_MAX - 5;
-    assert_int_equal(arena_db_ladder_open(db, &l, err, sizeof err), 0);   /* created */
+    arena_ladder l;
+    assert_int_equal(open_duel(db, &l, UINT64_MAX - 5), 0);               /* created */
     int64_t id = l.id;
     assert_true(id > 0);
 
