@@ -35,6 +35,8 @@
 #define ROUTING_MAX 256
 #define DB_EVERY_MS 2000              /* a connection's heard time, written at most */
 #define MAX_ATTACHED 4096             /* bots whose last attach number is kept */
+/* What a connection replaced by a newer one for its bot (%s) is told. */
+#define TOOK_OVER "closed: another connection for %s took over (the newer one wins)"
 
 typedef struct gw_conn {
     unsigned char routing[ROUTING_MAX];
@@ -207,16 +209,6 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
               "register a version with --remote)";
     else if (!c && g->nconn == MAX_CONNS)
         why = "the gateway holds too many connections; try again later";
-    if (!why && overtaken(g, b.id, m->session)) {
-        txt_set(line, sizeof line, "closed: another connection for %s@%s took over (the newer "
-                "one wins)", b.name, b.version);
-        gw_say(g->c, u->name, "%s@%s: a connection coming back refused: %s", b.name, b.version,
-               "another attached since");
-        say_to(g, routing, rlen, "refused", 0, "%s", line);
-        if (c)
-            drop_conn(g, c, "another connection took over");
-        return;
-    }
     if (why) {
         txt_set(line, sizeof line, "refused: %s: %s", m->bot[0] ? m->bot : "?", why);
         gw_say(g->c, u->name, "%s", line);
@@ -225,10 +217,19 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
             drop_conn(g, c, "it attached to a bot it may not");
         return;
     }
+    char label[sizeof c->label];
+    snprintf(label, sizeof label, "%s@%s", b.name, b.version);
+    if (overtaken(g, b.id, m->session)) {
+        gw_say(g->c, u->name, "%s: a connection coming back refused: another attached since",
+               label);
+        say_to(g, routing, rlen, "refused", 0, TOOK_OVER, label);
+        if (c)
+            drop_conn(g, c, "another connection took over");
+        return;
+    }
     gw_conn *older = conn_by_bot(g, b.id);
     if (older && older != c) {
-        say_to(g, older->routing, older->rlen, "refused", 0, "closed: another connection for "
-               "%s took over (the newer one wins)", older->label);
+        say_to(g, older->routing, older->rlen, "refused", 0, TOOK_OVER, older->label);
         drop_conn(g, older, "another connection took over");
         c = conn_by_routing(g, routing, rlen);   /* drop_conn moves the last one */
     }
@@ -245,7 +246,7 @@ static void attach(gw_remote *g, const arena_user *u, const void *routing, size_
     c->user_id = u->id;
     c->bot_id = b.id;
     snprintf(c->who, sizeof c->who, "%s", u->name);
-    snprintf(c->label, sizeof c->label, "%s@%s", b.name, b.version);
+    snprintf(c->label, sizeof c->label, "%s", label);
     c->heard_ms = c->written_ms = clk_mono_ms();
     arena_db_remote_state(g->db, b.id, 1, g->endpoint, clk_wall_ms());
     gw_say(g->c, u->name, "%s connected", c->label);
