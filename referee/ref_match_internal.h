@@ -32,6 +32,7 @@
 
 typedef struct seat {
     void    *sock, *monitor;
+    int      monitor_fd;        /* the monitor's ZMQ_FD: readable once an event waits */
     char     endpoint[300];
     char     token[33];
     uint8_t  identity[256], last_identity[256];

@@ -57,7 +57,9 @@ int match_open_seat(match *m, int i, char *err, size_t size)
     if (zmq_socket_monitor(s->sock, monitor, ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED) < 0)
         goto fail;
     s->monitor = zmq_socket(m->ctx, ZMQ_PAIR);
-    if (!s->monitor || zmq_connect(s->monitor, monitor) < 0)
+    size_t fd_len = sizeof s->monitor_fd;
+    if (!s->monitor || zmq_connect(s->monitor, monitor) < 0 ||
+        zmq_getsockopt(s->monitor, ZMQ_FD, &s->monitor_fd, &fd_len) < 0)
         goto fail;
     if (strcmp(m->cfg->transport, "tcp") == 0) {
         snprintf(addr, sizeof addr, "tcp://127.0.0.1:*");
@@ -439,37 +441,31 @@ static int receive(match *m, int i, msgpack_unpacked *msg)
  * message. Returns the seat it came from (with *msg decoded), -1 when time
  * ran out, -2 after a forfeit.
  *
- * Most answers come within a few milliseconds, so the first 5 ms of a wait
- * watch only the sockets, output pipes and exits; the monitors, which only
- * matter once a bot is slow to answer, join after that. Each socket in a
- * poll costs ZeroMQ several system calls. */
-#define QUICK_US 5000
-
+ * A monitor is watched by its ZMQ_FD, a plain file in the poll: ZeroMQ
+ * signals it when an event arrives in a monitor that read_monitor left
+ * empty, and only read_monitor touches a monitor, always reading it dry.
+ * So a connection (a flood) wakes the loop at once, and a decision costs no
+ * look into the monitors, where a ZeroMQ socket in the poll costs several
+ * system calls each time round. */
 int match_next_message(match *m, int64_t until, msgpack_unpacked *msg)
 {
     zmq_pollitem_t items[GAME_MAX_SEATS * 4];
     int owner[GAME_MAX_SEATS * 4], kind[GAME_MAX_SEATS * 4];
     enum { SOCK, MONITOR, OUTPUT, EXIT };
-    int64_t quick_until = clk_mono_us() + QUICK_US;
     for (;;) {
-        /* Connections are counted at every turn of the loop, whether the
-         * monitors are in the poll or not: a flood must be seen within
-         * QUICK_US, however fast the bots answer. */
-        match_watch_endpoints(m);
         if (m->over)
             return -2;
-        int64_t mono = clk_mono_us(), left = until - match_now(m);
+        int64_t left = until - match_now(m);
         if (left < 0)
             return -1;
-        int full = mono >= quick_until;
-        long wait_ms = full ? left / 1000 + 1 : (quick_until - mono) / 1000 + 1;
+        long wait_ms = left / 1000 + 1;
         int k = 0;
         for (int i = 0; i < m->n; i++) {
             seat *s = &m->seats[i];
             items[k] = (zmq_pollitem_t){ s->sock, 0, ZMQ_POLLIN, 0 };
             owner[k] = i, kind[k++] = SOCK;
-            if (full || s->dropped_at) {
-                items[k] = (zmq_pollitem_t){ s->monitor, 0, ZMQ_POLLIN, 0 };
+            if (s->monitor) {
+                items[k] = (zmq_pollitem_t){ NULL, s->monitor_fd, ZMQ_POLLIN, 0 };
                 owner[k] = i, kind[k++] = MONITOR;
             }
             if (s->spawned && s->proc.out_fd >= 0) {

@@ -1,7 +1,8 @@
 /*
  * ref_procfs.h - one small file of /proc/PID, read whole: what the reaper
  * (stat), the cgroup sweep (stat: when a referee started) and the CPU
- * meter (schedstat) read of a process or thread.
+ * meter (schedstat; a thread's state in stat; the names of the referee's
+ * own threads in comm) read of a process or thread.
  */
 #ifndef REF_PROCFS_H
 #define REF_PROCFS_H
