@@ -37,7 +37,9 @@ int  arena_db_open(arena_db **db, const char *path, int create, char *err, size_
 /* For readers beside a running arena (the web): opens without ever
  * writing (read-only, query_only; in WAL a reader never blocks the
  * writer). Refuses a file of another schema version, since migrating
- * would write. 0, or -1 with a one-line reason. */
+ * would write. Such a connection is for one thread at a time (it has no
+ * mutex: a pool may hand it from thread to thread, never to two at once).
+ * 0, or -1 with a one-line reason. */
 int  arena_db_open_readonly(arena_db **db, const char *path, char *err, size_t size);
 void arena_db_close(arena_db *db);
 int  arena_db_schema_version(arena_db *db);

@@ -4,9 +4,11 @@
  *
  * The matrix is n x n with n up to a few thousand (8 MB at 1000 players,
  * 32 MB at 2000). Inner loops are unit-stride dot products over rows, with
- * four independent partial sums (two lanes of two vectors) so they are not
- * bound by the add latency, and several rows at a time so each load serves
- * several sums. Sums run in a fixed order (no -ffast-math reassociation,
+ * four independent partial sums (the four lanes of one vector) so they are
+ * not bound by the add latency, and several rows at a time so each load
+ * serves several sums. The two kernels are built twice, for AVX2 (one
+ * instruction a vector) and for any x86-64 (two SSE2 halves), the CPU
+ * choosing at load time; the lanes add the same sums either way. Sums run in a fixed order (no -ffast-math reassociation,
  * no fused multiply-add), so results are identical from run to run and
  * machine to machine, and the same bits as one row at a time would give.
  * At 1000 players the factorisation takes about 30 ms and the inverse
@@ -19,24 +21,26 @@
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
-#include <string.h>
 
 /* rows of the factor formed together, and rows of the inverse's columns */
 #define ROWS 4
 /* columns of the inverse solved together */
 #define BLOCK 4
 
-/* Two doubles side by side (GCC and Clang vector extension): the partial
- * sums s0, s1 of a dot product in one, s2, s3 in another, as SSE2 (or
- * NEON) adds them lane by lane with the rounding of scalar code. */
-typedef double pair __attribute__((vector_size(16)));
+/* Four doubles side by side (GCC and Clang vector extension): the partial
+ * sums s0..s3 of a dot product, added lane by lane with the rounding of
+ * scalar code (no fused multiply-add: AVX2 alone does not enable it). */
+typedef double quad __attribute__((vector_size(32)));
+/* The same, read from any double (no alignment beyond a double's). */
+typedef double quad_at __attribute__((vector_size(32), aligned(8), may_alias));
 
-static pair load(const double *p)
-{
-    pair v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
+#define load(p) (*(const quad_at *)(const void *)(p))
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define KERNEL __attribute__((target_clones("avx2", "default")))
+#else
+#define KERNEL
+#endif
 
 static double *row(double *a, int n, int i)
 {
@@ -52,35 +56,31 @@ static const double *crow(const double *a, int n, int i)
  * sums, s_p over k = p mod 4 and the tail into s0, added as (s0 + s1) +
  * (s2 + s3): a fixed order whatever m, so the same bits one row or ROWS at
  * a time. */
-static void dots(const double *const x[ROWS], int m, const double *y, int n,
-                 double out[ROWS])
+KERNEL static void dots(const double *const x[ROWS], int m, const double *y, int n,
+                        double out[ROWS])
 {
-    pair lo[ROWS], hi[ROWS];
+    quad acc[ROWS];
     for (int q = 0; q < ROWS; q++)
-        lo[q] = hi[q] = (pair){ 0.0, 0.0 };
+        acc[q] = (quad){ 0.0, 0.0, 0.0, 0.0 };
     int k = 0;
     if (m == ROWS) {
         for (; k + 4 <= n; k += 4) {
-            pair y0 = load(y + k), y1 = load(y + k + 2);
-            for (int q = 0; q < ROWS; q++) {
-                lo[q] += load(x[q] + k) * y0;
-                hi[q] += load(x[q] + k + 2) * y1;
-            }
+            quad yk = load(y + k);
+            for (int q = 0; q < ROWS; q++)
+                acc[q] += load(x[q] + k) * yk;
         }
     } else {
         for (; k + 4 <= n; k += 4) {
-            pair y0 = load(y + k), y1 = load(y + k + 2);
-            for (int q = 0; q < m; q++) {
-                lo[q] += load(x[q] + k) * y0;
-                hi[q] += load(x[q] + k + 2) * y1;
-            }
+            quad yk = load(y + k);
+            for (int q = 0; q < m; q++)
+                acc[q] += load(x[q] + k) * yk;
         }
     }
     for (int q = 0; q < m; q++) {
-        double s0 = lo[q][0];
+        double s0 = acc[q][0];
         for (int t = k; t < n; t++)
             s0 += x[q][t] * y[t];
-        out[q] = (s0 + lo[q][1]) + (hi[q][0] + hi[q][1]);
+        out[q] = (s0 + acc[q][1]) + (acc[q][2] + acc[q][3]);
     }
 }
 
@@ -159,50 +159,43 @@ void rt_dense_solve(int n, const double *l, double *x)
  * the rows above r0 are formed for the m rows together; each row then
  * adds the rows of the group above it and is solved, in the order one row
  * at a time would take. */
-static void inverse_rows(int n, const double *l, int i0, int b, int r0, int m,
-                         double *y, pair norm[2])
+KERNEL static void inverse_rows(int n, const double *l, int i0, int b, int r0, int m,
+                                double *y, quad *norm)
 {
     const double *rr[ROWS];
-    pair lo[ROWS], hi[ROWS];
+    quad acc[ROWS];
     for (int q = 0; q < m; q++) {
         rr[q] = crow(l, n, r0 + q);
-        lo[q] = hi[q] = (pair){ 0.0, 0.0 };
+        acc[q] = (quad){ 0.0, 0.0, 0.0, 0.0 };
     }
     const double *yk = y;
     if (m == ROWS) {
         for (int k = i0; k < r0; k++, yk += BLOCK) {
-            pair y0 = load(yk), y1 = load(yk + 2);
-            for (int q = 0; q < ROWS; q++) {
-                lo[q] += rr[q][k] * y0;
-                hi[q] += rr[q][k] * y1;
-            }
+            quad v = load(yk);
+            for (int q = 0; q < ROWS; q++)
+                acc[q] += rr[q][k] * v;
         }
     } else {
         for (int k = i0; k < r0; k++, yk += BLOCK) {
-            pair y0 = load(yk), y1 = load(yk + 2);
-            for (int q = 0; q < m; q++) {
-                lo[q] += rr[q][k] * y0;
-                hi[q] += rr[q][k] * y1;
-            }
+            quad v = load(yk);
+            for (int q = 0; q < m; q++)
+                acc[q] += rr[q][k] * v;
         }
     }
     for (int q = 0; q < m; q++) {
         int r = r0 + q;
         const double *yg = y + (size_t)(r0 - i0) * BLOCK;
-        for (int k = r0; k < r; k++, yg += BLOCK) {
-            lo[q] += rr[q][k] * load(yg);
-            hi[q] += rr[q][k] * load(yg + 2);
-        }
-        pair e[2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
+        for (int k = r0; k < r; k++, yg += BLOCK)
+            acc[q] += rr[q][k] * load(yg);
+        quad e = { 0.0, 0.0, 0.0, 0.0 };
         int c = r - i0;
         if (c < b)
-            e[c / 2][c % 2] = 1.0;
-        pair d = { rr[q][r], rr[q][r] };
-        pair v0 = (e[0] - lo[q]) / d, v1 = (e[1] - hi[q]) / d;
-        memcpy(y + (size_t)(r - i0) * BLOCK, &v0, sizeof v0);
-        memcpy(y + (size_t)(r - i0) * BLOCK + 2, &v1, sizeof v1);
-        norm[0] += v0 * v0;
-        norm[1] += v1 * v1;
+            e[c] = 1.0;
+        double dr = rr[q][r];
+        quad d = { dr, dr, dr, dr };
+        quad v = (e - acc[q]) / d;
+        *(quad_at *)(void *)(y + (size_t)(r - i0) * BLOCK) = v;
+        *norm += v * v;
     }
 }
 
@@ -218,10 +211,10 @@ void rt_dense_inverse_diagonal(int n, const double *l, double *diag,
      * order, so grouping rows or columns changes no bit. */
     for (int i0 = 0; i0 < n; i0 += BLOCK) {
         int b = n - i0 < BLOCK ? n - i0 : BLOCK;
-        pair norm[2] = { { 0.0, 0.0 }, { 0.0, 0.0 } };
+        quad norm = { 0.0, 0.0, 0.0, 0.0 };
         for (int r0 = i0; r0 < n; r0 += ROWS)
-            inverse_rows(n, l, i0, b, r0, n - r0 < ROWS ? n - r0 : ROWS, tmp, norm);
+            inverse_rows(n, l, i0, b, r0, n - r0 < ROWS ? n - r0 : ROWS, tmp, &norm);
         for (int c = 0; c < b; c++)
-            diag[i0 + c] = norm[c / 2][c % 2];
+            diag[i0 + c] = norm[c];
     }
 }
