@@ -29,9 +29,15 @@ rc=0; "$arena" --db "$tmp/nowhere/arena.db" bot add a --cmd /bin/false 2>"$tmp/e
 [ ! -e "$tmp/nowhere" ] || fail "the missing folder was made"
 A bot add r1 --no-test --cmd "$random" >/dev/null
 A bot add r2 --no-test --cmd "$random" --version 1 >/dev/null
+# Each refusal in its own words: a name without --version is told how to
+# add a new version.
 for args in "r1" "r2 --version 1"; do
   rc=0; A bot add $args --cmd /bin/false >"$tmp/out" 2>"$tmp/err" || rc=$?
-  [ "$rc" = 2 ] && grep -q "already registered" "$tmp/err" && [ ! -s "$tmp/out" ] ||
+  case $args in
+    r1) said="a bot named r1 is already registered (a new version needs --version)" ;;
+    *)  said="r2 version 1 is already registered" ;;
+  esac
+  [ "$rc" = 2 ] && grep -qF "$said" "$tmp/err" && [ ! -s "$tmp/out" ] ||
     fail "duplicate $args: $rc $(cat "$tmp/out" "$tmp/err")"
 done
 
@@ -100,6 +106,18 @@ for cmd in "bot list" "standings" "matches" "match 1" "check" "bot add z --no-te
   grep -q "$tmp/bad.db is damaged" "$tmp/err" && grep -q "arena backup" "$tmp/err" &&
     grep -q "sqlite3 $tmp/bad.db .recover" "$tmp/err" || fail "$cmd on damage: $(cat "$tmp/err")"
 done
+# Damage no report reads (the root page of the workers' table, which
+# `check`'s recomputes never touch): only the file's own check finds it.
+cp "$tmp/copy.db" "$tmp/bad2.db"
+root=$("$sqltool" "$tmp/bad2.db" "SELECT rootpage FROM sqlite_master WHERE name = 'workers'")
+python3 - "$tmp/bad2.db" $(( (root - 1) * size )) "$size" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(int(sys.argv[2])); f.write(b"\xde\xad" * (int(sys.argv[3]) // 2))
+PY
+rc=0; "$arena" --db "$tmp/bad2.db" check >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] && grep -q "$tmp/bad2.db is damaged" "$tmp/err" ||
+  fail "check of a page no report reads: $rc $(cat "$tmp/out" "$tmp/err")"
 rc=0; "$arena" --db "$tmp/bad.db" backup "$tmp/bad-copy.db" 2>"$tmp/err" || rc=$?
 [ "$rc" != 0 ] && grep -q "the copy is damaged" "$tmp/err" && [ ! -e "$tmp/bad-copy.db" ] ||
   fail "backup of a damaged file: $rc $(cat "$tmp/err")"
