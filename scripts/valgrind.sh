@@ -53,6 +53,7 @@ done
 run test_jw "$build/tests/web/test_jw"
 run test_store "$build/tests/store/test_store"
 run test_ref_cache "$build/tests/referee/test_ref_cache"
+run test_ref_blame "$build/tests/referee/test_ref_blame"
 run test_gw_proto "$build/tests/gateway/test_gw_proto"
 # The gateway under valgrind (and the checks it forks) while participants
 # and hostile archives hit it.

@@ -6,7 +6,8 @@
 # counted in the standings) and the tournament finishes with every other
 # match stored once, `arena check` passing and nothing left in TMPDIR; a
 # bot whose connection flood kills its referee forfeits each of its matches,
-# in a tournament and on a ladder (which disables it).
+# in a tournament and on a ladder (which disables it); a dead referee's last
+# words naming a seat make the judged match that seat's forfeit.
 # Usage: test_arena_verdict.sh ARENA RANDOM REPO
 set -euo pipefail
 arena=$1 random=$2 repo=$3
@@ -37,7 +38,7 @@ def decide(r):
         if os.path.exists("$tmp/hang"):
             os.rename("$tmp/hang", "$tmp/claim.%d" % os.getpid())
             with open("$tmp/hung.new", "w") as f:
-                f.write("%d %s\n" % (os.getpid(), seed))
+                f.write("%d %s %s\n" % (os.getpid(), seed, os.environ["ARENA_SEAT"]))
             os.rename("$tmp/hung.new", "$tmp/hung")
             time.sleep(600)
     except OSError:
@@ -58,13 +59,26 @@ worker_of() {
   done
   return 1
 }
-# Waits for a bot to hang, kills its worker.
+# Waits for a bot to hang, kills its worker. With `blame JOB CONNECTIONS`,
+# first leaves the worker's last words naming the hung bot's seat, as its
+# abort handler would (referee/ref_blame.c, tested on a real abort in
+# test_ref_blame): DIR/blame.PID, DIR the folder of the arena's endpoint.
 kill_hung() {
   for _ in $(seq 600); do [ -f "$tmp/hung" ] && break; sleep 0.1; done
   [ -f "$tmp/hung" ] || fail "no bot hung"
-  read -r pid _ <"$tmp/hung"
+  read -r pid _ seat <"$tmp/hung"
   rm -f "$tmp/hung"
   local w; w=$(worker_of "$pid") || fail "no referee above bot $pid"
+  if [ "${1:-}" = blame ]; then
+    # Named by the worker the arena started (the match's referee is its
+    # child, or the worker itself).
+    local top=$w ep dir p
+    p=$(ps -o ppid= -p "$w" | tr -d ' ')
+    [ "$(ps -o comm= -p "$p" | tr -d ' ')" = referee ] && top=$p
+    ep=$(tr '\0' '\n' <"/proc/$top/cmdline" | grep -m1 '^ipc://') || fail "worker $top: no endpoint"
+    dir=$(dirname "${ep#ipc://}")
+    echo "$2 $seat $3" >"$dir/blame.$top"
+  fi
   kill -KILL "$w"
 }
 # Every planned match stored once, and the ratings check.
@@ -114,6 +128,29 @@ games=$(A standings --tournament 2 --format csv | awk -F, '$2 == "sleeper" { pri
 resume=$(A tournament --resume 2>&1 || true)
 [[ "$resume" == *"no unfinished tournament"* ]] || fail "the tournament is not finished: $resume"
 
+# 2b. Killed twice, its referee's last words naming the hung bot's seat each
+# time: the match is that seat's forfeit, with the words, not void. Two
+# bots, one match at a time: the first match (job 0) is the one that hangs.
+echo any >"$tmp/hang"
+A tournament --game goofspiel --games 2 --concurrency 1 --seed 5 --sandbox none --quiet \
+  sleeper honest1 >/dev/null 2>"$tmp/err" &
+run=$!
+kill_hung blame 0 99
+echo any >"$tmp/hang"
+kill_hung blame 0 99
+wait $run || fail "the tournament with a flooder's last words failed"
+tid=$(A matches --format csv | awk -F, 'NR > 1 { t = $2 } END { print t }')
+stored_once "$tid" 2
+judged=$(A matches --format csv | awk -F, -v t="$tid" '$2 == t && $7 != ""')
+[ "$(echo "$judged" | grep -c .)" -eq 1 ] || fail "want one forfeit, got: $judged; $(A matches --format csv | tail -4)"
+IFS=, read -r jid _ _ bots _ reason culprit _ <<<"$judged"
+read -r b0 b1 <<<"$bots"
+[ "$(eval echo "\$b$culprit")" = sleeper ] && [ "$reason" != void ] ||
+  fail "the blamed seat is not the culprit: $judged"
+A match "$jid" >"$tmp/out" 2>&1
+grep -q "seat $culprit held 99 connections to its seat's socket when it aborted" "$tmp/out" ||
+  fail "the verdict does not give the last words: $(cat "$tmp/out")"
+
 # 3. The issue's bot: it floods its seat's socket with raw connections
 # from a few processes until the referee's file table is full (libzmq then
 # aborts it, unless the referee refuses them first). Every match stored;
@@ -142,8 +179,8 @@ A bot add flooder --no-test --cmd "/usr/bin/python3 $tmp/flood.py" >/dev/null
 (ulimit -n 1024
  A tournament --game goofspiel --games 2 --concurrency 2 --seed 3 --sandbox none --quiet \
    flooder honest1 honest2 >/dev/null 2>"$tmp/err") || fail "the tournament with a flooder failed"
-stored_once 3 6
-A matches --format csv | awk -F, '$2 == 3' >"$tmp/t3"
+stored_once 4 6
+A matches --format csv | awk -F, '$2 == 4' >"$tmp/t3"
 while IFS=, read -r id t seed bots scores reason culprit rest; do
   read -r b0 b1 <<<"$bots"
   if [ "$b0" = flooder ] || [ "$b1" = flooder ]; then
