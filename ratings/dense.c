@@ -8,9 +8,10 @@
  * not bound by the add latency, and several rows at a time so each load
  * serves several sums. The two kernels are built twice, for AVX2 (one
  * instruction a vector) and for any x86-64 (two SSE2 halves), the CPU
- * choosing at load time; the lanes add the same sums either way. Sums run in a fixed order (no -ffast-math reassociation,
- * no fused multiply-add), so results are identical from run to run and
- * machine to machine, and the same bits as one row at a time would give.
+ * choosing at load time; the lanes add the same sums either way. Sums run
+ * in a fixed order (no -ffast-math reassociation, no fused multiply-add),
+ * so results are identical from run to run and machine to machine, and the
+ * same bits as one row at a time would give.
  * At 1000 players the factorisation takes about 30 ms and the inverse
  * diagonal 25 ms (one row at a time and with the sums' lanes left to the
  * compiler, which added them one by one, both took 65-75 ms; measured at
